@@ -1,0 +1,100 @@
+"""Shared fixtures: the peer-small WordPress dump on SQLite and MariaDB, app factories."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from tests import wpdb
+from tests.builder import Site
+from wpsitemaps import create_app
+
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+# What peer-small's README says the site registers in PHP code (not visible in the database).
+PEER_CONFIG: dict[str, Any] = {
+    "TABLE_PREFIX": "wp_",
+    "POST_TYPES": {"event": {"rewrite_slug": "events", "has_archive": True},
+                   "peer_internal": {"exclude": True}},
+    "TAXONOMIES": {"genre": {"rewrite_slug": "genre"}},
+    "NOW": "option:peer_generated_at",
+}
+
+
+def require_mariadb() -> None:
+    """Skip when MariaDB is unreachable, except in CI where that is a failure."""
+    if not wpdb.mariadb_reachable():
+        if IN_CI:
+            pytest.fail("MariaDB on 127.0.0.1:3306 is required in CI but unreachable")
+        pytest.skip("MariaDB on 127.0.0.1:3306 is not reachable")
+
+
+@pytest.fixture(scope="session")
+def truth() -> dict[str, Any]:
+    """peer-small.truth.json: what WordPress itself computed for the dump."""
+    data: dict[str, Any] = json.loads(wpdb.PEER_TRUTH.read_text(encoding="utf-8"))
+    return data
+
+
+@pytest.fixture(scope="session")
+def peer_sqlite_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The dump loaded into SQLite with the shared loader."""
+    path = wpdb.load_peer_sqlite(tmp_path_factory.mktemp("peer") / "peer.sqlite")
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture(scope="session")
+def peer_mariadb_url() -> Iterator[str]:
+    """The dump loaded into a fresh MariaDB database, read through a SELECT-only user."""
+    require_mariadb()
+    name = wpdb.create_mariadb("peer", wpdb.PEER_SQL)
+    yield wpdb.mariadb_url(name)
+    wpdb.drop_mariadb(name)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("mariadb", marks=pytest.mark.mariadb)])
+def peer_url(request: pytest.FixtureRequest) -> str:
+    """The dump's database URL, once per backend."""
+    name = "peer_sqlite_url" if request.param == "sqlite" else "peer_mariadb_url"
+    url: str = request.getfixturevalue(name)
+    return url
+
+
+@pytest.fixture
+def peer_app(peer_url: str) -> Flask:
+    """The app serving the peer-small dump (both backends)."""
+    return create_app({"TESTING": True, "DATABASE_URL": peer_url, **PEER_CONFIG})
+
+
+@pytest.fixture
+def make_app(tmp_path: Path) -> Callable[..., Flask]:
+    """Factory: write a builder Site to SQLite (or MariaDB) and return an app serving it."""
+    counter = iter(range(1000))
+
+    def factory(site: Site, backend: str = "sqlite", **config: Any) -> Flask:
+        n = next(counter)
+        if backend == "mariadb":
+            require_mariadb()
+            url = site.write_mariadb(f"t{n}")
+        else:
+            url = site.write_sqlite(tmp_path / f"site{n}.sqlite")
+        settings = {"TESTING": True, "DATABASE_URL": url, "TABLE_PREFIX": site.prefix,
+                    "NOW": "option:test_now", **config}
+        return create_app(settings)
+
+    return factory
+
+
+@pytest.fixture
+def app(make_app: Callable[..., Flask]) -> Flask:
+    """A small site (tests/data.py) on SQLite; pytest-flask's `client` uses it."""
+    from tests.data import small_site
+
+    return make_app(small_site())

@@ -1,0 +1,28 @@
+"""wpsitemaps: Yoast-compatible XML sitemaps served straight from a WordPress database."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+from wpsitemaps import db
+from wpsitemaps.config import load_settings
+from wpsitemaps.paths import TEMPLATES_DIR
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the Flask app from defaults, TOML file, WPSITEMAPS_* env and `config`.
+
+    Raises ConfigError (naming the setting) when the configuration is invalid.
+    """
+    settings = load_settings(config)
+    app = Flask(__name__, template_folder=str(TEMPLATES_DIR), static_folder=None)
+    app.config["TESTING"] = bool((config or {}).get("TESTING", False))
+    app.extensions["wpsitemaps.settings"] = settings
+    db.init_app(app, settings)
+    from wpsitemaps import views
+
+    views.init_app(app)
+    return app

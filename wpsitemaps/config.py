@@ -1,0 +1,239 @@
+"""Settings: defaults, WPSITEMAPS_* environment variables, an optional TOML file, validation.
+
+Precedence (lowest first): defaults, the TOML file named by WPSITEMAPS_CONFIG, environment
+variables, the mapping passed to create_app(). Every problem is reported as a ConfigError
+whose message names the setting, so start-up can stop with one clear line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from urllib.parse import urlsplit
+
+PREFIX_RE = re.compile(r"^[A-Za-z0-9_]+$")
+MAX_ENTRIES_PER_PAGE = 50_000
+ENV_PREFIX = "WPSITEMAPS_"
+
+
+class ConfigError(ValueError):
+    """A setting is missing or invalid; the message names it."""
+
+
+@dataclass(frozen=True)
+class TypeConfig:
+    """Registration facts of a post type or taxonomy that the database cannot tell us."""
+
+    rewrite_slug: str | None = None
+    hierarchical: bool | None = None
+    has_archive: bool | str | None = None
+    exclude: bool = False
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Validated, immutable configuration of one app."""
+
+    database_url: str
+    table_prefix: str = "wp_"
+    base_prefix: str | None = None
+    entries_per_page: int = 1000
+    home_url: str | None = None
+    post_types: Mapping[str, TypeConfig] = field(default_factory=dict)
+    taxonomies: Mapping[str, TypeConfig] = field(default_factory=dict)
+    include_attachments: bool = False
+    trust_rewrite_rules: bool = False
+    author_base: str = "author"
+    now: str | None = None
+    news_post_types: tuple[str, ...] = ("post",)
+    news_name: str | None = None
+    news_excluded_categories: tuple[str, ...] = ()
+    pool_recycle: int = 280
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+# Keys accepted in create_app() mappings, the TOML file and (upper-cased, prefixed) the
+# environment. Anything else in the TOML file is an error: a typo must not pass silently.
+SCALAR_KEYS = {
+    "database_url": str,
+    "table_prefix": str,
+    "base_prefix": str,
+    "entries_per_page": int,
+    "home_url": str,
+    "include_attachments": bool,
+    "trust_rewrite_rules": bool,
+    "author_base": str,
+    "now": str,
+    "news_name": str,
+    "pool_recycle": int,
+}
+LIST_KEYS = {"news_post_types", "news_excluded_categories", "exclude_post_types",
+             "exclude_taxonomies"}
+TABLE_KEYS = {"post_types", "taxonomies"}
+EXTRA_KEYS = {"headless", "robots"}
+
+
+def load_settings(overrides: Mapping[str, Any] | None = None,
+                  environ: Mapping[str, str] | None = None) -> Settings:
+    """Merge defaults, TOML file, environment and overrides into validated Settings."""
+    env = os.environ if environ is None else environ
+    raw: dict[str, Any] = {}
+    path = (overrides or {}).get("CONFIG") or env.get(ENV_PREFIX + "CONFIG")
+    if path:
+        raw.update(_read_toml(str(path)))
+    for key in SCALAR_KEYS.keys() | LIST_KEYS:
+        value = env.get(ENV_PREFIX + key.upper())
+        if value is not None:
+            raw[key] = value
+    for key, value in (overrides or {}).items():
+        low = key.lower()
+        if low in SCALAR_KEYS or low in LIST_KEYS or low in TABLE_KEYS or low in EXTRA_KEYS:
+            raw[low] = value
+    return _build(raw)
+
+
+def _read_toml(path: str) -> dict[str, Any]:
+    """Read the TOML configuration file; unknown keys are errors."""
+    try:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+    except OSError as exc:
+        raise ConfigError(f"WPSITEMAPS_CONFIG: cannot read {path}: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"WPSITEMAPS_CONFIG: {path} is not valid TOML: {exc}") from None
+    known = SCALAR_KEYS.keys() | LIST_KEYS | TABLE_KEYS | EXTRA_KEYS
+    for key in data:
+        if key not in known:
+            raise ConfigError(f"WPSITEMAPS_CONFIG: unknown setting {key!r} in {path}")
+    return data
+
+
+def _build(raw: dict[str, Any]) -> Settings:
+    """Validate raw values and build Settings."""
+    url = raw.get("database_url")
+    if not url:
+        raise ConfigError("WPSITEMAPS_DATABASE_URL: not set (e.g. sqlite:///wordpress.sqlite)")
+    url = str(url)
+    if not url.startswith(("mysql+pymysql://", "mariadb+pymysql://", "sqlite://")):
+        raise ConfigError(
+            "WPSITEMAPS_DATABASE_URL: must start with mysql+pymysql://, mariadb+pymysql:// or sqlite://"
+        )
+    prefix = _prefix(raw.get("table_prefix", "wp_"), "WPSITEMAPS_TABLE_PREFIX")
+    base = raw.get("base_prefix")
+    base_prefix = _prefix(base, "WPSITEMAPS_BASE_PREFIX") if base else None
+    per_page = _int(raw.get("entries_per_page", 1000), "WPSITEMAPS_ENTRIES_PER_PAGE")
+    if not 1 <= per_page <= MAX_ENTRIES_PER_PAGE:
+        raise ConfigError(f"WPSITEMAPS_ENTRIES_PER_PAGE: {per_page} is outside 1..50000")
+    home = raw.get("home_url")
+    home_url = _home(str(home)) if home else None
+    post_types = _types(raw.get("post_types", {}), "post_types")
+    taxonomies = _types(raw.get("taxonomies", {}), "taxonomies")
+    post_types = _excluded(post_types, raw.get("exclude_post_types"))
+    taxonomies = _excluded(taxonomies, raw.get("exclude_taxonomies"))
+    return Settings(
+        database_url=url,
+        table_prefix=prefix,
+        base_prefix=base_prefix,
+        entries_per_page=per_page,
+        home_url=home_url,
+        post_types=post_types,
+        taxonomies=taxonomies,
+        include_attachments=_bool(raw.get("include_attachments", False), "include_attachments"),
+        trust_rewrite_rules=_bool(raw.get("trust_rewrite_rules", False), "trust_rewrite_rules"),
+        author_base=str(raw.get("author_base", "author")).strip("/") or "author",
+        now=str(raw["now"]) if raw.get("now") not in (None, "") else None,
+        news_post_types=_list(raw.get("news_post_types", ("post",)), "news_post_types"),
+        news_name=str(raw["news_name"]) if raw.get("news_name") else None,
+        news_excluded_categories=_list(raw.get("news_excluded_categories", ()),
+                                       "news_excluded_categories"),
+        pool_recycle=_int(raw.get("pool_recycle", 280), "WPSITEMAPS_POOL_RECYCLE"),
+        extra={k: raw[k] for k in EXTRA_KEYS if k in raw},
+    )
+
+
+def _prefix(value: Any, name: str) -> str:
+    """A table prefix is letters, digits and underscores only (it is pasted into SQL)."""
+    text = str(value)
+    if not PREFIX_RE.match(text):
+        raise ConfigError(f"{name}: {text!r} must match ^[A-Za-z0-9_]+$")
+    return text
+
+
+def _int(value: Any, name: str) -> int:
+    """Parse an integer setting."""
+    if isinstance(value, bool):
+        raise ConfigError(f"{name}: {value!r} is not an integer")
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise ConfigError(f"{name}: {value!r} is not an integer") from None
+
+
+def _bool(value: Any, name: str) -> bool:
+    """Parse a boolean setting (true/false/1/0/yes/no)."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off", ""):
+        return False
+    raise ConfigError(f"{name}: {value!r} is not a boolean")
+
+
+def _list(value: Any, name: str) -> tuple[str, ...]:
+    """A list setting: a TOML array or a comma-separated string."""
+    if isinstance(value, str):
+        return tuple(part.strip() for part in value.split(",") if part.strip())
+    if isinstance(value, list | tuple):
+        return tuple(str(part) for part in value)
+    raise ConfigError(f"{name}: expected a list, got {value!r}")
+
+
+def _home(value: str) -> str:
+    """A home URL override: absolute http(s), no query or fragment, no trailing slash."""
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ConfigError(f"WPSITEMAPS_HOME_URL: {value!r} is not an absolute http(s) URL")
+    if parts.query or parts.fragment:
+        raise ConfigError(f"WPSITEMAPS_HOME_URL: {value!r} must not have a query or fragment")
+    return value.rstrip("/")
+
+
+def _types(value: Any, name: str) -> dict[str, TypeConfig]:
+    """Parse a [post_types.NAME] / [taxonomies.NAME] table."""
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{name}: expected a table of names")
+    out: dict[str, TypeConfig] = {}
+    for type_name, spec in value.items():
+        if not isinstance(spec, Mapping):
+            raise ConfigError(f"{name}.{type_name}: expected a table")
+        unknown = set(spec) - {"rewrite_slug", "hierarchical", "has_archive", "exclude"}
+        if unknown:
+            raise ConfigError(f"{name}.{type_name}: unknown key {sorted(unknown)[0]!r}")
+        slug = spec.get("rewrite_slug")
+        out[str(type_name)] = TypeConfig(
+            rewrite_slug=str(slug).strip("/") if slug is not None else None,
+            hierarchical=_bool(spec["hierarchical"], f"{name}.{type_name}.hierarchical")
+            if "hierarchical" in spec else None,
+            has_archive=spec.get("has_archive"),
+            exclude=_bool(spec.get("exclude", False), f"{name}.{type_name}.exclude"),
+        )
+    return out
+
+
+def _excluded(types: dict[str, TypeConfig], names: Any) -> dict[str, TypeConfig]:
+    """Apply an exclude_* list on top of the per-type tables."""
+    if not names:
+        return types
+    out = dict(types)
+    for name in _list(names, "exclude"):
+        current = out.get(name, TypeConfig())
+        out[name] = TypeConfig(current.rewrite_slug, current.hierarchical,
+                               current.has_archive, exclude=True)
+    return out

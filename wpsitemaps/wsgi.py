@@ -1,0 +1,16 @@
+"""WSGI entry point for gunicorn: `gunicorn wpsitemaps.wsgi:app` (config from the environment)."""
+
+from __future__ import annotations
+
+import sys
+
+from wpsitemaps.config import ConfigError
+
+try:
+    from wpsitemaps import create_app
+
+    app = create_app()
+except ConfigError as exc:
+    # One line naming the setting, then exit code 2, instead of a traceback per worker.
+    print(f"wpsitemaps: {exc}", file=sys.stderr)
+    sys.exit(2)
