@@ -1,0 +1,50 @@
+"""URL hygiene for output: percent-encoding, absolute resolution, host checks.
+
+WordPress hands us URLs that are already percent-encoded (permalinks) or raw UTF-8 (upload
+file names, URLs typed into content). Sitemaps need RFC 3986 URLs, so characters outside
+the allowed set are percent-encoded as UTF-8 while existing %XX escapes are kept; encoding
+twice never changes a URL.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+from urllib.parse import urljoin
+from urllib.parse import urlsplit
+
+# RFC 3986 unreserved + reserved + '%' (existing escapes are kept as they are).
+_SAFE = "-._~:/?#[]@!$&'()*+,;=%"
+_BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+MAX_URL_LENGTH = 2048
+
+
+def encode_url(url: str) -> str:
+    """Percent-encode what RFC 3986 does not allow in a URL, keeping existing escapes."""
+    url = _BAD_ESCAPE.sub("%25", url.strip())
+    return quote(url, safe=_SAFE, encoding="utf-8", errors="strict")
+
+
+def absolute(src: str, home: str) -> str:
+    """Resolve a src/href against the home URL (RFC 3986: '/x' against the origin)."""
+    base = home if home.endswith("/") else home + "/"
+    return urljoin(base, src.strip())
+
+
+def host_key(url: str) -> str:
+    """Host for same-site checks: lower case, without a leading 'www.'."""
+    host = (urlsplit(url).hostname or "").lower()
+    return host[4:] if host.startswith("www.") else host
+
+
+def same_host(url: str, home: str) -> bool:
+    """Whether url is on the site's host (ignoring www. and scheme)."""
+    return bool(host_key(url)) and host_key(url) == host_key(home)
+
+
+def is_listable(url: str) -> bool:
+    """An absolute http(s) URL that fits a sitemap <loc> (at most 2,048 characters)."""
+    if len(url) > MAX_URL_LENGTH:
+        return False
+    parts = urlsplit(url)
+    return parts.scheme in ("http", "https") and bool(parts.netloc)
