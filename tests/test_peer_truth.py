@@ -38,11 +38,13 @@ def _expected_urls(truth: dict[str, Any], kind: str, name: str) -> dict[str, dic
     return out
 
 
-SITEMAPS = [("post_types", "post", "/post-sitemap.xml"), ("post_types", "page", "/page-sitemap.xml"),
+SITEMAPS = [("post_types", "post", "/post-sitemap.xml"),
+            ("post_types", "page", "/page-sitemap.xml"),
             ("post_types", "event", "/event-sitemap.xml"),
             ("taxonomies", "category", "/category-sitemap.xml"),
             ("taxonomies", "post_tag", "/post_tag-sitemap.xml"),
-            ("taxonomies", "genre", "/genre-sitemap.xml"), ("authors", "author", "/author-sitemap.xml")]
+            ("taxonomies", "genre", "/genre-sitemap.xml"),
+            ("authors", "author", "/author-sitemap.xml")]
 
 
 @pytest.mark.parametrize(("kind", "name", "path"), SITEMAPS)
