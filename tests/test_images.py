@@ -233,3 +233,9 @@ def test_entities_in_src_are_decoded() -> None:
 def test_missing_featured_attachment_is_dropped() -> None:
     """A _thumbnail_id pointing at a deleted attachment yields nothing."""
     assert resolve_images(999, [], {}, []) == []
+
+
+def test_stray_end_tag_is_not_an_image() -> None:
+    """A `</img>` end tag is neither an image nor a skipped one."""
+    result = scan_images('<img src="/a.jpg"></img>', HOME)
+    assert (len(result.refs), result.skipped) == (1, [])

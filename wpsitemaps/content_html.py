@@ -52,7 +52,7 @@ class Tag:
 
 @dataclass
 class Document:
-    """What the tokenizer saw: wanted tags and block openers, in document order."""
+    """What the tokenizer saw: wanted start/end tags and block openers, in document order."""
 
     tags: list[Tag] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)
@@ -100,6 +100,12 @@ class _Collector(HTMLParser):
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.handle_starttag(tag, attrs)
 
+    def handle_endtag(self, tag: str) -> None:
+        # End tags of wanted elements arrive as "/name" (a <source> belongs to its <video>).
+        if tag in self.wanted:
+            block = self.stack[-1] if self.stack else None
+            self.doc.tags.append(Tag("/" + tag, {}, self._offset(), block))
+
     def handle_comment(self, data: str) -> None:
         parsed = parse_block_comment(data, self._offset())
         if parsed is None:
@@ -117,7 +123,7 @@ class _Collector(HTMLParser):
 
 
 def scan(content: str, wanted: frozenset[str]) -> Document:
-    """Tokenise content, keeping start tags named in wanted and every block opener."""
+    """Tokenise content, keeping tags named in wanted (end tags as "/name") and block openers."""
     collector = _Collector(content, wanted)
     try:
         collector.feed(content)

@@ -142,6 +142,8 @@ def scan_images(content: str, home: str) -> ImageScan:
     doc = scan(content, frozenset({"img"}))
     result = ImageScan()
     for tag in doc.tags:
+        if tag.name != "img":
+            continue  # a stray </img>
         found = _img_ref(tag.attrs, home)
         if isinstance(found, SkippedImage):
             result.skipped.append(found)
