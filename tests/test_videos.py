@@ -265,3 +265,8 @@ def test_upload_relative_rejects_other_hosts() -> None:
 def test_video_metadata(raw: str | None, expected: VideoMeta) -> None:
     """Length is kept only within 1..28800 seconds; broken metadata gives nothing."""
     assert video_metadata(raw) == expected
+
+
+def test_vimeo_id_is_ascii_digits() -> None:
+    """A path segment of non-ASCII digits is not a Vimeo id."""
+    assert find_videos("\nhttps://vimeo.com/²³\n", HOME) == []

@@ -112,7 +112,7 @@ def _vimeo_id(host: str, path: str) -> str | None:
     if host not in ("vimeo.com", "player.vimeo.com"):
         return None
     parts = [p for p in path.split("/") if p]
-    return next((p for p in parts if p.isdigit() and len(p) < 20), None)
+    return next((p for p in parts if re.fullmatch(r"[0-9]{1,19}", p)), None)
 
 
 def player_video(url: str, found_as: str) -> VideoRef | None:
