@@ -182,9 +182,16 @@ _OWN_LINE = re.compile(r"""^(\s*)(https?://[^\s<>"]+)(\s*)$""", re.I | re.M | re
 _OWN_PARAGRAPH = re.compile(r"""(<p(?: [^>]*)?>\s*)(https?://[^\s<>"]+)(\s*</p>)""", re.I | re.A)
 
 
+# wp_html_split()'s comments and tags, simplified: autoembed ignores line breaks inside them.
+_IN_TAG = re.compile(r"<!--.*?(?:-->|\Z)|<![^>]*>?|<[^>]*>?", re.S)
+
+
 def own_line_urls(content: str) -> list[tuple[int, str]]:
     """URLs WordPress would auto-embed: (offset, entity-decoded URL), in document order."""
-    found = {m.start(2): m[2] for m in _OWN_LINE.finditer(content)}
-    found.update({m.start(2): m[2] for m in _OWN_PARAGRAPH.finditer(content)})
+    # WP_Embed::autoembed() first hides newlines inside tags (wp_replace_in_html_tags);
+    # replacing them by spaces keeps every offset.
+    masked = _IN_TAG.sub(lambda m: m[0].replace("\n", " "), content)
+    found = {m.start(2): m[2] for m in _OWN_LINE.finditer(masked)}
+    found.update({m.start(2): m[2] for m in _OWN_PARAGRAPH.finditer(masked)})
     return [(pos, html.unescape(found[pos])) for pos in sorted(found)]
 
