@@ -233,3 +233,15 @@ def test_entities_in_src_are_decoded() -> None:
 def test_missing_featured_attachment_is_dropped() -> None:
     """A _thumbnail_id pointing at a deleted attachment yields nothing."""
     assert resolve_images(999, [], {}, []) == []
+
+
+def test_stray_end_tag_is_not_an_image() -> None:
+    """A `</img>` end tag is neither an image nor a skipped one."""
+    result = scan_images('<img src="/a.jpg"></img>', HOME)
+    assert (len(result.refs), result.skipped) == (1, [])
+
+
+def test_gallery_ids_are_ascii_integers() -> None:
+    """wp_parse_id_list(): '12abc' is 12, 0 and non-ASCII digits like '²' are dropped."""
+    refs = find_images('[gallery ids="12abc,0,²,-7,12"]', HOME)
+    assert [r.attachment_id for r in refs] == [12, 7]

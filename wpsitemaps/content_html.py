@@ -52,7 +52,7 @@ class Tag:
 
 @dataclass
 class Document:
-    """What the tokenizer saw: wanted tags and block openers, in document order."""
+    """What the tokenizer saw: wanted start/end tags and block openers, in document order."""
 
     tags: list[Tag] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)
@@ -100,6 +100,12 @@ class _Collector(HTMLParser):
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.handle_starttag(tag, attrs)
 
+    def handle_endtag(self, tag: str) -> None:
+        # End tags of wanted elements arrive as "/name" (a <source> belongs to its <video>).
+        if tag in self.wanted:
+            block = self.stack[-1] if self.stack else None
+            self.doc.tags.append(Tag("/" + tag, {}, self._offset(), block))
+
     def handle_comment(self, data: str) -> None:
         parsed = parse_block_comment(data, self._offset())
         if parsed is None:
@@ -117,7 +123,7 @@ class _Collector(HTMLParser):
 
 
 def scan(content: str, wanted: frozenset[str]) -> Document:
-    """Tokenise content, keeping start tags named in wanted and every block opener."""
+    """Tokenise content, keeping tags named in wanted (end tags as "/name") and block openers."""
     collector = _Collector(content, wanted)
     try:
         collector.feed(content)
@@ -176,9 +182,16 @@ _OWN_LINE = re.compile(r"""^(\s*)(https?://[^\s<>"]+)(\s*)$""", re.I | re.M | re
 _OWN_PARAGRAPH = re.compile(r"""(<p(?: [^>]*)?>\s*)(https?://[^\s<>"]+)(\s*</p>)""", re.I | re.A)
 
 
+# wp_html_split()'s comments and tags, simplified: autoembed ignores line breaks inside them.
+_IN_TAG = re.compile(r"<!--.*?(?:-->|\Z)|<![^>]*>?|<[^>]*>?", re.S)
+
+
 def own_line_urls(content: str) -> list[tuple[int, str]]:
     """URLs WordPress would auto-embed: (offset, entity-decoded URL), in document order."""
-    found = {m.start(2): m[2] for m in _OWN_LINE.finditer(content)}
-    found.update({m.start(2): m[2] for m in _OWN_PARAGRAPH.finditer(content)})
+    # WP_Embed::autoembed() first hides newlines inside tags (wp_replace_in_html_tags);
+    # replacing them by spaces keeps every offset.
+    masked = _IN_TAG.sub(lambda m: m[0].replace("\n", " "), content)
+    found = {m.start(2): m[2] for m in _OWN_LINE.finditer(masked)}
+    found.update({m.start(2): m[2] for m in _OWN_PARAGRAPH.finditer(masked)})
     return [(pos, html.unescape(found[pos])) for pos in sorted(found)]
 

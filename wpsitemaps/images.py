@@ -88,11 +88,12 @@ class ImageNeeds:
 
 
 def _int_list(value: str) -> list[int]:
-    """'1, 2,x,3' -> [1, 2, 3] (wp_parse_id_list() keeps positive integers)."""
-    out = []
+    """'1, 2,x,3' -> [1, 2, 3]: wp_parse_id_list(), absint() of each part, zeros dropped."""
+    out: list[int] = []
     for part in re.split(r"[\s,]+", value):
-        if part.isdigit() and int(part) > 0 and int(part) not in out:
-            out.append(int(part))
+        digits = re.match(r"[+-]?([0-9]{1,18})", part)  # ASCII only: '²'.isdigit() is True
+        if digits and int(digits[1]) > 0 and int(digits[1]) not in out:
+            out.append(int(digits[1]))
     return out
 
 
@@ -142,6 +143,8 @@ def scan_images(content: str, home: str) -> ImageScan:
     doc = scan(content, frozenset({"img"}))
     result = ImageScan()
     for tag in doc.tags:
+        if tag.name != "img":
+            continue  # a stray </img>
         found = _img_ref(tag.attrs, home)
         if isinstance(found, SkippedImage):
             result.skipped.append(found)
