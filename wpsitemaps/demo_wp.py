@@ -23,6 +23,8 @@ LATIN_SPECIAL = {"ß": "s", "æ": "ae", "Æ": "AE", "ø": "o", "Ø": "O", "đ": 
 DASH_OCTETS = ("%c2%a0", "%e2%80%93", "%e2%80%94")
 ENTITY_RE = re.compile(r"&.+?;")
 DISALLOWED_RE = re.compile(r"[^%a-z0-9 _-]")
+# PHP strip_tags(): '<' followed by a non-space starts a tag, which runs to '>' or the end.
+TAG_RE = re.compile(r"<[^\s<][^>]*(?:>|$)")
 # Registered image sizes of a default 6.1 install, in the order WordPress stores them:
 # (name, max width, max height, crop). 0 means unbounded.
 IMAGE_SIZES = (("medium", 300, 300, False), ("large", 1024, 1024, False),
@@ -64,8 +66,8 @@ def remove_accents(text: str) -> str:
 
 
 def sanitize_title(title: str) -> str:
-    """sanitize_title(): remove_accents() then sanitize_title_with_dashes('save')."""
-    text = remove_accents(title).lower()
+    """sanitize_title(): strip_tags, remove_accents(), sanitize_title_with_dashes('save')."""
+    text = remove_accents(TAG_RE.sub("", title)).lower()
     # utf8_uri_encode(): non-ASCII as lower-case %xx of its UTF-8 bytes, at most 200 bytes.
     encoded: list[str] = []
     length = 0
