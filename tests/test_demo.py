@@ -315,3 +315,34 @@ def test_cli_generate_only_writes_the_database(tmp_path: Path) -> None:
         "SELECT option_value FROM wp_options WHERE option_name = 'home'").fetchone()[0]
     assert home == "http://127.0.0.1:8123"
     assert "http://127.0.0.1:8123/sitemap_index.xml" in result.stdout
+
+
+SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+
+
+def test_demo_sitemaps_answer_and_never_show_hidden_rows(tmp_path: Path) -> None:
+    """The demo's index and every sitemap it lists answer 200 without any DEMO-HIDDEN row."""
+    from xml.etree import ElementTree
+
+    from wpsitemaps import create_app
+    from wpsitemaps.demo_run import environment
+
+    home = "http://127.0.0.1:8000"
+    db = write_sqlite(tmp_path / "demo.sqlite", SIZE, 7, now=NOW, home=home)
+    env = environment(db, home, {})
+    app = create_app({"TESTING": True, "DATABASE_URL": env["WPSITEMAPS_DATABASE_URL"],
+                      "CONFIG": env["WPSITEMAPS_CONFIG"], "HOME_URL": home,
+                      "NOW": "option:demo_generated_at"})
+    client = app.test_client()
+    index = client.get("/sitemap_index.xml")
+    assert index.status_code == 200
+    locs = [e.text or "" for e in ElementTree.fromstring(index.data).iter(f"{SITEMAP_NS}loc")]
+    names = {loc.rsplit("/", 1)[1].split("-sitemap")[0] for loc in locs}
+    assert {"post", "page", "event", "category", "post_tag", "genre", "author"} <= names
+    urls = 0
+    for loc in locs:
+        resp = client.get(loc.removeprefix(home))
+        assert resp.status_code == 200, loc
+        assert "demo-hidden" not in resp.get_data(as_text=True).lower(), loc
+        urls += resp.data.count(b"<url>")
+    assert urls > SIZE
