@@ -10,7 +10,6 @@ import os
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from wpsitemaps.demo import COLUMNS
 from wpsitemaps.demo import DEFAULT_HOME
@@ -22,9 +21,7 @@ from wpsitemaps.paths import MIGRATIONS_DIR
 
 SQLITE_DDL = MIGRATIONS_DIR / "sqlite" / "wordpress-6.1-core.sql"
 MYSQL_DDL = MIGRATIONS_DIR / "mysql" / "wordpress-6.1-core.sql"
-# MySQL string literal escapes (what mysql_real_escape_string() produces).
-MYSQL_ESCAPES = str.maketrans({"\\": "\\\\", "'": "\\'", "\0": "\\0", "\n": "\\n",
-                               "\r": "\\r", "\x1a": "\\Z"})
+
 
 
 def batches(spec: DemoSpec, rows: int = 2000,
@@ -73,11 +70,19 @@ def write_sqlite(path: str | Path, size: int = 300, seed: int = 1, *, now: int =
     return target
 
 
-def _literal(value: Any) -> str:
-    """A Python value as a MySQL literal."""
-    if isinstance(value, int):
-        return str(value)
-    return "'" + str(value).translate(MYSQL_ESCAPES) + "'"
+def _quote(text: str) -> str:
+    """A MySQL string literal. Newlines may stay raw; backslash, quote, NUL and ^Z may not.
+
+    Chained str.replace() is several times faster than str.translate() on long content.
+    """
+    return ("'" + text.replace("\\", "\\\\").replace("'", "\\'").replace("\0", "\\0")
+            .replace("\x1a", "\\Z") + "'")
+
+
+def _values(row: Row) -> str:
+    """A row as a MySQL VALUES tuple (ints bare, strings quoted and escaped)."""
+    return "(" + ",".join([str(v) if type(v) is int else _quote(str(v))  # noqa: E721
+                           for v in row]) + ")"
 
 
 def mysql_sql(size: int = 300, seed: int = 1, *, now: int = DEFAULT_NOW,
@@ -91,6 +96,6 @@ def mysql_sql(size: int = 300, seed: int = 1, *, now: int = DEFAULT_NOW,
     spec = DemoSpec(size=size, seed=seed, now=now, home=home)
     for table, rows in batches(spec, rows=1000):
         cols = ",".join(f"`{c}`" for c in COLUMNS[table])
-        values = ",\n".join("(" + ",".join(_literal(v) for v in row) + ")" for row in rows)
+        values = ",\n".join([_values(row) for row in rows])
         yield f"INSERT INTO `{prefix}{table}` ({cols}) VALUES\n{values};\n"
     yield "COMMIT;\n"
