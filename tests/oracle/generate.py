@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """Regenerate the oracle fixtures: real WordPress writes each variant's database and truth.
 
-    python3 tests/oracle/generate.py [VARIANT ...]   # default: all variants
+    python3 tests/oracle/generate.py [--out DIR] [VARIANT ...]   # default: all, into fixtures
 
 Needs php-cli, php-mysql, Debian's `wordpress` package (/usr/share/wordpress) and MariaDB on
 127.0.0.1:3306 (root, no password). For each variant it creates a fresh database, runs
 generate.php's install, settings, content and truth phases (one PHP process each, like
-separate requests), then writes tests/fixtures/oracle/<variant>.sql (mysqldump) and <variant>.truth.json.
+separate requests), then writes tests/fixtures/oracle/<variant>.sql (mysqldump) and
+<variant>.truth.json. --out writes elsewhere (into a per-process database name).
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -49,24 +52,36 @@ def _php(phase: str, variant: str, db: str, out: Path | None = None) -> None:
         raise SystemExit(f"php {phase} {variant} failed ({proc.returncode}):\n{noise}")
 
 
-def generate(variant: str, prefix_db: str = "wpsm_oracle_") -> None:
-    """Build one variant from an empty database and write its dump and truth."""
-    db = prefix_db + variant
+def generate(variant: str, out: Path = OUT, prefix_db: str = "wpsm_oracle_") -> None:
+    """Build one variant from an empty database and write its dump and truth into `out`."""
+    db = f"{prefix_db}{os.getpid()}_{variant}" if out != OUT else prefix_db + variant
     _sql(f"DROP DATABASE IF EXISTS `{db}`")
     _sql(f"CREATE DATABASE `{db}` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_520_ci")
-    OUT.mkdir(parents=True, exist_ok=True)
-    truth = OUT / f"{variant}.truth.json"
+    out.mkdir(parents=True, exist_ok=True)
+    truth = out / f"{variant}.truth.json"
     for phase in ("install", "settings", "content"):
         _php(phase, variant, db)
     _php("truth", variant, db, truth)
     dump = subprocess.run([_client("mariadb-dump", "mysqldump"), "-h", HOST, "-P", PORT,
                            "-uroot", "--skip-dump-date", "--skip-comments", db],
                           check=True, capture_output=True)
-    (OUT / f"{variant}.sql").write_bytes(dump.stdout)
+    (out / f"{variant}.sql").write_bytes(dump.stdout)
     _sql(f"DROP DATABASE `{db}`")
     print(f"{variant}: {truth.stat().st_size} bytes truth, {len(dump.stdout)} bytes dump")
 
 
+def main(argv: list[str]) -> None:
+    """Parse [--out DIR] [VARIANT ...] and generate."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("variants", nargs="*", metavar="VARIANT", help=" ".join(VARIANTS))
+    args = parser.parse_args(argv)
+    unknown = set(args.variants) - set(VARIANTS)
+    if unknown:
+        parser.error(f"unknown variant(s): {', '.join(sorted(unknown))}")
+    for name in args.variants or VARIANTS:
+        generate(name, args.out)
+
+
 if __name__ == "__main__":
-    for name in sys.argv[1:] or VARIANTS:
-        generate(name)
+    main(sys.argv[1:])
