@@ -165,8 +165,11 @@ def _custom(name: str, found: tuple[str, bool] | None, cfg: TypeConfig | None,
             archive = _join(front(opts.permalink_structure), cfg.has_archive)
         elif cfg.has_archive is True and archive is None:
             archive = base
+    # With plain permalinks there are no rules and no bases, but a configured archive still
+    # exists: get_post_type_archive_link() returns ?post_type=NAME then.
+    wanted = archive is not None or (cfg is not None and bool(cfg.has_archive))
     return ContentType(name, base if pretty else None, hierarchical, False, name,
-                       archive if pretty else None, has_archive=archive is not None)
+                       archive if pretty else None, has_archive=wanted)
 
 
 def discover(opts: SiteOptions, settings: Settings) -> SiteTypes:
