@@ -88,3 +88,37 @@ def test_archived_types_need_no_configuration(variant: str,
     types = discover(oracle_data.read_options(conf.database_url, conf), conf)
     assert [t.name for t in types.post_types] == ["post", "page", "book", "event"]
     assert [t.name for t in types.taxonomies] == ["category", "post_tag"]
+
+
+@pytest.mark.parametrize(("name", "slug", "want"), [
+    ("event", "happenings", "happenings"), ("book", "library", "blog/library"),
+])
+def test_configured_slug_keeps_the_front_wordpress_used(
+        name: str, slug: str, want: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A configured rewrite slug the rules confirm keeps the rules' front (with_front)."""
+    path = oracle_data.to_sqlite("e", tmp_path_factory.mktemp("slug") / "e.sqlite")
+    conf = load_settings({"DATABASE_URL": f"sqlite:///{path}",
+                          "POST_TYPES": {name: {"rewrite_slug": slug}}}, environ={})
+    found = discover(oracle_data.read_options(conf.database_url, conf), conf).post_type(name)
+    assert found is not None and found.base == want
+
+
+def test_configured_archive_keeps_the_front_wordpress_used(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A configured has_archive slug the rules confirm keeps the rules' path."""
+    path = oracle_data.to_sqlite("e", tmp_path_factory.mktemp("arch") / "e.sqlite")
+    conf = load_settings({"DATABASE_URL": f"sqlite:///{path}",
+                          "POST_TYPES": {"event": {"has_archive": "happenings-archive"}}},
+                         environ={})
+    found = discover(oracle_data.read_options(conf.database_url, conf), conf).post_type("event")
+    assert found is not None and found.archive == "happenings-archive"
+
+
+def test_configured_slug_unknown_to_rules_goes_under_the_front(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A slug the rules do not show is put under the structure's front, as with_front does."""
+    path = oracle_data.to_sqlite("e", tmp_path_factory.mktemp("new") / "e.sqlite")
+    conf = load_settings({"DATABASE_URL": f"sqlite:///{path}",
+                          "POST_TYPES": {"movie": {"rewrite_slug": "films"}}}, environ={})
+    found = discover(oracle_data.read_options(conf.database_url, conf), conf).post_type("movie")
+    assert found is not None and found.base == "blog/films"
