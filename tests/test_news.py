@@ -300,6 +300,19 @@ def test_page_size_follows_smaller_setting(make_app: MakeApp) -> None:
         url_of(site, 3)]
 
 
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("mariadb", marks=pytest.mark.mariadb)])
+def test_equal_dates_across_a_page_boundary(make_app: MakeApp, backend: str) -> None:
+    """Posts sharing one post_date_gmt split across pages by ID, none lost or repeated
+    (table prefix wpx_)."""
+    site = Site(timezone="Europe/Berlin", now=NOW, prefix="wpx_")
+    ids = [site.post(f"Same {n}", date=NOW - timedelta(hours=2)) for n in range(3)]
+    app = make_app(site, backend, NOW=str(int(NOW.timestamp())), ENTRIES_PER_PAGE=2)
+    client = app.test_client()
+    pages = [[u.loc for u in parse_urlset(get_news(client, path))]
+             for path in ("/news-sitemap.xml", "/news-sitemap2.xml")]
+    assert pages == [[url_of(site, ids[2]), url_of(site, ids[1])], [url_of(site, ids[0])]]
+
+
 # --- empty, headers, fields ----------------------------------------------------------------
 
 
