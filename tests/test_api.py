@@ -412,3 +412,31 @@ def test_index_lastmod_is_newest_of_page(api_app: Callable[..., FlaskClient]) ->
     newest_second = site.now - timedelta(days=1001)
     assert [lastmod for _, lastmod in refs] == ["2026-11-29T11:00:00+00:00",
                                                newest_second.isoformat()]
+
+
+def test_noindex_rule_in_another_taxonomy(api_app: Callable[..., FlaskClient]) -> None:
+    """A rule's taxonomy selects where its category is looked up (events' own categories)."""
+    site = Site()
+    hidden = site.term("Intern", "tribe_events_cat", slug="intern")
+    site.post("Offen", post_type="tribe_events", meta={"_EventStartDate": "2027-01-01 10:00:00"})
+    site.post("Geschlossen", post_type="tribe_events", terms=(hidden,),
+              meta={"_EventStartDate": "2027-01-01 10:00:00"})
+    rule = {"data_type": "Event", "category": "Intern", "taxonomy": "tribe_events_cat"}
+    client = api_app(site, {**HEADLESS, "experiences": [{"name": "web", "noindex": [rule]}]})
+    assert locs(xml(client, dataType="Event")) == [f"{FRONT}/Event/1/offen"]
+
+
+def test_yoast_type_noindex_empties_the_type(api_app: Callable[..., FlaskClient]) -> None:
+    """Yoast's noindex for a whole post type acts as a type rule."""
+    site = Site()
+    site.post("Hallo")
+    site.option("wpseo_titles", {"noindex-post": True})
+    assert locs(xml(api_app(site))) == []
+
+
+def test_blog_public_off_is_ignored(api_app: Callable[..., FlaskClient]) -> None:
+    """A back end hidden from search engines still feeds its front end's sitemaps."""
+    site = Site()
+    site.post("Hallo")
+    site.option("blog_public", "0")
+    assert locs(xml(api_app(site))) == [f"{FRONT}/Article/1/hallo"]
