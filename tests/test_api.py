@@ -78,8 +78,9 @@ def locs(body: bytes) -> list[str]:
 def api_app(make_app: Callable[..., Flask]) -> Callable[..., FlaskClient]:
     """Factory: a test client for a builder site served with the headless API."""
 
-    def factory(site: Site, headless: dict[str, Any] | None = None, **config: Any) -> FlaskClient:
-        return make_app(site, HEADLESS=headless or HEADLESS, **config).test_client()
+    def factory(site: Site, headless: dict[str, Any] | None = None, backend: str = "sqlite",
+                **config: Any) -> FlaskClient:
+        return make_app(site, backend, HEADLESS=headless or HEADLESS, **config).test_client()
 
     return factory
 
@@ -440,3 +441,18 @@ def test_blog_public_off_is_ignored(api_app: Callable[..., FlaskClient]) -> None
     site.post("Hallo")
     site.option("blog_public", "0")
     assert locs(xml(api_app(site))) == [f"{FRONT}/Article/1/hallo"]
+
+
+@pytest.mark.mariadb
+def test_mariadb_languages_events_and_rules(api_app: Callable[..., FlaskClient]) -> None:
+    """On MariaDB: site language, WPML table absent, events window and category rule."""
+    site = Site(timezone="Europe/Berlin")
+    intern = site.term("Intern", "category", slug="intern")
+    site.post("Hallo Welt")
+    site.post("Nur intern", terms=(intern,))
+    for start in ("2026-11-29 12:59:59", "2026-11-29 13:00:00"):
+        site.post(f"Event {start}", post_type="tribe_events", meta={"_EventStartDate": start})
+    client = api_app(site, backend="mariadb")
+    assert locs(xml(client, experience="kiosk")) == [f"{FRONT}/Article/1/hallo-welt"]
+    assert locs(xml(client, dataType="Event")) == [f"{FRONT}/Event/4/event-2026-11-29-13-00-00"]
+    assert call(client, {**BASE, "language": "de"}).status_code == 400
