@@ -65,5 +65,22 @@ def check() -> None:
         sys.exit(run_check(click.echo))
 
 
+@main.command("robots-lines")
+@click.option("--full", is_flag=True, help="Print the whole robots.txt, not only Sitemap: lines.")
+def robots_lines(full: bool) -> None:
+    """Print the robots.txt lines to paste into an existing robots.txt."""
+    resp = build_app().test_client().get("/robots.txt")
+    if resp.status_code != 200:
+        fail(f"robots.txt answered {resp.status}: {resp.get_data(as_text=True).strip()}")
+    text = resp.get_data(as_text=True)
+    lines = text.splitlines() if full else [
+        line for line in text.splitlines() if line.startswith("Sitemap:")]
+    if not lines:
+        click.echo("wpsitemaps: no Sitemap: lines (blog_public is 0 or [robots] sitemap = false)",
+                   err=True)
+    for line in lines:
+        click.echo(line)
+
+
 if __name__ == "__main__":
     main()
