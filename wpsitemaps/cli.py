@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -80,6 +83,32 @@ def robots_lines(full: bool) -> None:
                    err=True)
     for line in lines:
         click.echo(line)
+
+
+@main.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--gzip", "with_gzip", is_flag=True, help="Also write a .xml.gz beside every .xml.")
+def export(directory: Path, with_gzip: bool) -> None:
+    """Write the index, every sitemap page, the XSLs and robots lines to DIRECTORY."""
+    from wpsitemaps.export import ExportError
+    from wpsitemaps.export import site_files
+    from wpsitemaps.export import write_atomically
+
+    app = build_app()
+    with contextlib.ExitStack() as stack:
+
+        def start(length: int) -> Callable[[int], None]:
+            bar = stack.enter_context(click.progressbar(length=length, label="Exporting",
+                                                        file=sys.stderr))
+            return bar.update
+
+        # A progress bar only on a terminal: cron jobs and pipes get the summary line.
+        try:
+            count = write_atomically(
+                directory, site_files(app, with_gzip, start if sys.stderr.isatty() else None))
+        except (ExportError, OSError) as exc:
+            fail(f"export failed, {directory} left as it was: {exc}")
+    click.echo(f"wrote {count} files to {directory}")
 
 
 if __name__ == "__main__":
