@@ -111,5 +111,33 @@ def export(directory: Path, with_gzip: bool) -> None:
     click.echo(f"wrote {count} files to {directory}")
 
 
+@main.command()
+@click.argument("url")
+@click.option("--sample", type=click.IntRange(min=1), default=None,
+              help="Check N random listed URLs instead of all.")
+@click.option("--concurrency", type=click.IntRange(1, 64), default=8, show_default=True,
+              help="Requests in flight at once.")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
+              help="Seconds per request.")
+@click.option("--user-agent", "agent", default="Googlebot", show_default=True,
+              help="Crawler whose robots.txt rules apply.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Sample seed.")
+def audit(url: str, sample: int | None, concurrency: int, timeout: float, agent: str,
+          seed: int) -> None:
+    """Audit robots.txt, sitemaps and listed URLs of URL (exit 0 clean, 1 problems, 2 error)."""
+    from wpsitemaps.audit import CannotRun
+    from wpsitemaps.audit import format_report
+    from wpsitemaps.audit import run_audit
+
+    try:
+        report = run_audit(url, sample=sample, concurrency=concurrency, timeout=timeout,
+                           agent=agent, seed=seed)
+    except CannotRun as exc:
+        fail(f"audit could not run: {exc}")
+    for line in format_report(report):
+        click.echo(line)
+    sys.exit(1 if report.problems else 0)
+
+
 if __name__ == "__main__":
     main()
