@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from typing import NoReturn
 
 import click
 from flask import Flask
@@ -16,7 +17,7 @@ from wpsitemaps.config import ConfigError
 from wpsitemaps.config import load_settings
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     """Stop with one line on stderr and exit code 2 (bad setting or unusable input)."""
     click.echo(f"wpsitemaps: {message}", err=True)
     sys.exit(2)
