@@ -55,12 +55,23 @@ class YoastVideo:
     extras: VideoExtras = VideoExtras()
 
 
-def _text(value: Any) -> str | None:
-    """A scalar meta value as decoded plain text, None when empty."""
+def _scalar(value: Any) -> str | None:
+    """A scalar meta value as a stripped string, None when empty or not a scalar."""
     if not isinstance(value, str | int | float) or isinstance(value, bool):
         return None
-    text = plain_text(html.unescape(str(value)))
-    return text or None
+    return str(value).strip() or None
+
+
+def _text(value: Any) -> str | None:
+    """A scalar meta value as decoded plain text (Yoast stores it HTML-escaped)."""
+    raw = _scalar(value)
+    return (plain_text(html.unescape(raw)) or None) if raw else None
+
+
+def _url(value: Any) -> str | None:
+    """A scalar meta value as a listable URL (entities decoded), else None."""
+    raw = _scalar(value)
+    return listable_url(html.unescape(raw)) if raw else None
 
 
 def _date(value: Any) -> datetime | None:
@@ -82,9 +93,9 @@ def _tags(value: Any) -> tuple[str, ...] | None:
 
 def _ref(data: dict[Any, Any], home: str) -> VideoRef | None:
     """Yoast's video as a VideoRef (provider ids recognised, locations kept)."""
-    player = listable_url(_text(data.get("player_loc")))
-    content = listable_url(_text(data.get("content_loc")))
-    for source in (player, _text(data.get("url")), content):
+    player = _url(data.get("player_loc"))
+    content = _url(data.get("content_loc"))
+    for source in (player, _url(data.get("url")), content):
         known = player_video(source, FOUND_AS) if source else None
         if known is not None:
             return replace(known, player_loc=player or known.player_loc, content_loc=content)
@@ -102,8 +113,7 @@ def read_yoast(meta: dict[str, str], home: str) -> YoastVideo | None:
     override = duration(meta.get(DURATION_KEY))
     extras = VideoExtras(
         duration=override or duration(data.get("duration")),
-        thumbnail=listable_url(_text(meta.get(THUMBNAIL_KEY)))
-        or listable_url(_text(data.get("thumbnail_loc"))),
+        thumbnail=_url(meta.get(THUMBNAIL_KEY)) or _url(data.get("thumbnail_loc")),
         title=_text(data.get("title")), description=_text(data.get("description")),
         published=_date(data.get("publication_date")) if data.get("publication_date") else None,
         tags=_tags(data["tag"]) if "tag" in data else None)
