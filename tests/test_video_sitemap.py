@@ -407,3 +407,26 @@ def test_site_without_videos_has_no_video_sitemap(make_app: MakeApp) -> None:
     index = app.test_client().get("/sitemap_index.xml").data
     assert not [loc for loc, _ in parse_index(index) if "video" in loc]
     assert video_map(fetch(app)) == {}
+
+
+def test_static_front_page_videos_use_home_url(make_app: MakeApp) -> None:
+    """A static front page (left out of page-sitemap's entries) lists its video at home."""
+    site = Site(home=HOME)
+    front = site.post("Home", post_type="page", content=IFRAME)
+    site.option("show_on_front", "page")
+    site.option("page_on_front", str(front))
+    assert list(video_map(fetch(make_app(site)))) == [f"{HOME}/"]
+
+
+def test_page_byte_budget_stops_the_page(make_app: MakeApp, monkeypatch: pytest.MonkeyPatch,
+                                         caplog: pytest.LogCaptureFixture) -> None:
+    """Past the byte budget the rest of a page is left out with a warning, never oversize."""
+    from wpsitemaps.providers import video
+
+    monkeypatch.setattr(video, "MAX_PAGE_BYTES", 2500)
+    site = Site(home=HOME)
+    for _ in range(3):
+        site.post("V", content=IFRAME)
+    served = video_map(fetch(make_app(site)))
+    assert 1 <= len(served) < 3
+    assert "is full at" in caplog.text
