@@ -430,3 +430,13 @@ def test_page_byte_budget_stops_the_page(make_app: MakeApp, monkeypatch: pytest.
     served = video_map(fetch(make_app(site)))
     assert 1 <= len(served) < 3
     assert "is full at" in caplog.text
+
+
+def test_link_to_channel_only_gives_no_video_sitemap(make_app: MakeApp) -> None:
+    """A candidate post without a usable video does not make the index list an empty page."""
+    site = Site(home=HOME)
+    site.post("Link", content='<a href="https://www.youtube.com/@channel">Follow us</a>')
+    app = make_app(site)
+    index = app.test_client().get("/sitemap_index.xml").data
+    assert not [loc for loc, _ in parse_index(index) if "video" in loc]
+    assert video_map(fetch(app)) == {}

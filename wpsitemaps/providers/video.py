@@ -10,6 +10,7 @@ Why a page may hold fewer URLs than `entries_per_page` (and, in theory, none): w
 candidate really shows a video is only known once its content is parsed, and knowing that
 for the index would mean parsing every candidate post of the site on every index request.
 Every page but the last is full of candidates; the URLs are the candidates with videos.
+bounds() builds the last page (at most one page's work) and drops it when it is empty.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from flask import g
 from sqlalchemy import ColumnElement
 from sqlalchemy import Connection
 from sqlalchemy import Row
@@ -83,11 +85,25 @@ class VideoProvider:
         """Pages of `entries_per_page` candidate posts, by ID across types."""
         rows = qp.page_bounds(conn, site.tables, self.condition(conn, site),
                               site.settings.entries_per_page)
-        return [PageBound(int(r[1]), latest(utc(r[2]), utc(r[3]))) for r in rows]
+        out = [PageBound(int(r[1]), latest(utc(r[2]), utc(r[3]))) for r in rows]
+        # The last page is the one likely to hold only false positives (a small site whose
+        # one candidate merely links to a YouTube channel): build it (one page's cost, cached
+        # for the request) so that the index never lists an empty last page.
+        if out and not self.entries(conn, site, len(out), out[-1]):
+            out.pop()
+        return out
 
     def entries(self, conn: Connection, site: SiteContext, page: int,
                 bound: PageBound) -> list[UrlEntry]:
         """One <url> per candidate of the page that has at least one usable video."""
+        cache: dict[int, list[UrlEntry]] = g.setdefault("wp_video_pages", {})
+        if bound.first_key not in cache:
+            cache[bound.first_key] = self._build(conn, site, page, bound)
+        return cache[bound.first_key]
+
+    def _build(self, conn: Connection, site: SiteContext, page: int,
+               bound: PageBound) -> list[UrlEntry]:
+        """Build one page: parse its candidates, keep those with usable videos."""
         rows = qp.page_rows(conn, site.tables, self.condition(conn, site), bound.first_key,
                             site.settings.entries_per_page)
         found = load_page_videos(conn, site, rows)
