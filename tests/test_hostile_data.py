@@ -14,9 +14,9 @@ from flask import Flask
 from tests import wpdb
 from tests.conftest import require_mariadb
 from tests.hostile import FORBIDDEN_OUTPUT
-from tests.hostile import clip_for_mysql
 from tests.hostile import GOOD_SLUG
 from tests.hostile import INVALID_UTF8
+from tests.hostile import clip_for_mysql
 from tests.hostile import hostile_site
 from tests.hostile import poison_sqlite
 from tests.sitemaps import assert_valid
@@ -115,6 +115,6 @@ def test_mariadb_keeps_invalid_utf8_out() -> None:
         with pytest.raises(pymysql.err.DataError) as info:
             _insert_raw(name, INVALID_UTF8)
         assert info.value.args[0] == 1366  # ER_TRUNCATED_WRONG_VALUE_FOR_FIELD
-        assert _insert_raw(name, "a\x01\x00b".encode()) == "a\x01\x00b"
+        assert _insert_raw(name, b"a\x01\x00b") == "a\x01\x00b"
     finally:
         wpdb.drop_mariadb(name)
