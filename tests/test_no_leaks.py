@@ -7,6 +7,7 @@ file; parametrized routes are fed the sitemaps the index lists plus a guess per 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote
@@ -15,10 +16,13 @@ import pytest
 from flask import Flask
 from sqlalchemy import event
 
+from tests import wpdb
 from tests.builder import Site
 from tests.builder import php_serialize
+from tests.conftest import require_mariadb
 from tests.sitemaps import parse_index
 from tests.sitemaps import path_of
+from wpsitemaps import create_app
 
 BACKENDS = ["sqlite", pytest.param("mariadb", marks=pytest.mark.mariadb)]
 GUESSES = ("post", "page", "attachment", "revision", "secret", "wp_block", "nav_menu_item",
@@ -157,3 +161,36 @@ def test_a_public_marker_is_found(make_app: Callable[..., Flask]) -> None:
     site.term("Control", "category", slug=marker("controlterm"))
     text = unquote(b"".join(every_route(make_app(site)).values()).decode("utf-8")).lower()
     assert marker("control") in text
+
+
+def readme_grants() -> str:
+    """The GRANT statements of the README's "A read-only database user" section."""
+    text = (wpdb.REPO / "README.md").read_text(encoding="utf-8")
+    section = text.split("### A read-only database user", 1)[1]
+    return section.split("```sql\n", 1)[1].split("```", 1)[0]
+
+
+@pytest.mark.mariadb
+def test_readme_grants_are_enough(make_app: Callable[..., Flask]) -> None:
+    """The README's table- and column-level GRANTs let the app serve every route."""
+    require_mariadb()
+    site, _ = leaky_site()
+    url = site.write_mariadb("grants")
+    name = url.rsplit("/", 1)[1].split("?")[0]
+    user = f"wpsm_g{os.getpid()}"
+    sql = (readme_grants().replace("`wordpress`", f"`{name}`")
+           .replace("'wpsitemaps'@'10.0.0.%'", f"'{user}'@'%'"))
+    with wpdb.root_conn() as con, con.cursor() as cur:
+        cur.execute(f"DROP USER IF EXISTS '{user}'@'%'")
+        for statement in filter(str.strip, sql.split(";")):
+            cur.execute(statement)
+    try:
+        app = create_app({"TESTING": True, "NOW": "option:test_now", "DATABASE_URL":
+                          url.replace(f"{wpdb.RO_USER}:{wpdb.RO_PASSWORD}", f"{user}:secret")})
+        assert f"//{user}:secret@" in app.extensions["wpsitemaps.settings"].database_url
+        bodies = every_route(app)
+        assert b"public-post" in b"".join(bodies.values())
+    finally:
+        with wpdb.root_conn() as con, con.cursor() as cur:
+            cur.execute(f"DROP USER IF EXISTS '{user}'@'%'")
+        wpdb.drop_mariadb(name)
