@@ -53,6 +53,7 @@ class Settings:
     news_name: str | None = None
     news_excluded_categories: tuple[str, ...] = ()
     pool_recycle: int = 280
+    cache_ttl: int = 300
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -69,6 +70,7 @@ SCALAR_KEYS = {
     "now": str,
     "news_name": str,
     "pool_recycle": int,
+    "cache_ttl": int,
 }
 LIST_KEYS = {"news_post_types", "news_excluded_categories", "exclude_post_types",
              "exclude_taxonomies"}
@@ -149,6 +151,7 @@ def _build(raw: dict[str, Any]) -> Settings:
         news_excluded_categories=_list(raw.get("news_excluded_categories", ()),
                                        "news_excluded_categories"),
         pool_recycle=_int(raw.get("pool_recycle", 280), "WPSITEMAPS_POOL_RECYCLE"),
+        cache_ttl=_nonnegative(raw.get("cache_ttl", 300), "WPSITEMAPS_CACHE_TTL"),
         extra={k: raw[k] for k in EXTRA_KEYS if k in raw},
     )
 
@@ -169,6 +172,14 @@ def _int(value: Any, name: str) -> int:
         return int(str(value).strip())
     except ValueError:
         raise ConfigError(f"{name}: {value!r} is not an integer") from None
+
+
+def _nonnegative(value: Any, name: str) -> int:
+    """An integer >= 0."""
+    number = _int(value, name)
+    if number < 0:
+        raise ConfigError(f"{name}: {number} must be 0 or more")
+    return number
 
 
 def _bool(value: Any, name: str) -> bool:
