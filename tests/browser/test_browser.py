@@ -1,0 +1,90 @@
+"""Real headless Chromium shows every sitemap kind as a table, with and without its XSLT."""
+
+from __future__ import annotations
+
+import lxml.html
+import pytest
+
+from tests.browser import chromium
+from tests.browser.conftest import SITEMAPS
+from tests.browser.conftest import expected_for
+from tests.browser.conftest import fetch
+
+# Which <td> holds the row's link, per stylesheet kind (see xsl/*.xsl).
+LINK_CELL = {"main": "url", "video": "page", "news": "title"}
+MODES = [pytest.param(True, id="xslt-on"), pytest.param(False, id="xslt-off")]
+
+
+def row_links(dom: str, kind: str) -> list[str]:
+    """The hrefs of the link cell of every body row of the rendered table."""
+    page = lxml.html.document_fromstring(dom)
+    rows = page.xpath("//table/tbody/tr")
+    cell = LINK_CELL[kind]
+    links: list[str] = [href for row in rows
+                        for href in row.xpath(f"td[contains(@class,'{cell}')]/a/@href")]
+    assert len(links) == len(rows), "every row holds exactly one link"
+    return links
+
+
+@pytest.mark.parametrize("xslt", MODES)
+@pytest.mark.parametrize("path", list(SITEMAPS))
+def test_navigation_renders_table(chromium_bin: str, base_url: str, path: str,
+                                  xslt: bool) -> None:
+    """A navigation shows the table with one row per entry, linking each loc."""
+    expected = expected_for(base_url, path)
+    assert expected.links, f"{path} must hold entries for this test to mean anything"
+    dom = chromium.dump_dom(chromium_bin, base_url + path, xslt=xslt)
+    assert row_links(dom, expected.kind) == expected.links
+
+
+def test_index_links_work(base_url: str) -> None:
+    """Every sitemap the index links to answers 200 with XML."""
+    expected = expected_for(base_url, "/sitemap_index.xml")
+    for link in expected.links:
+        status, headers, _ = fetch(link)
+        assert (link, status) == (link, 200)
+        assert headers["Content-Type"].startswith("application/xml")
+
+
+@pytest.mark.parametrize("path", list(SITEMAPS))
+def test_non_navigation_gets_xml_with_stylesheet_pi(base_url: str, path: str) -> None:
+    """Without Sec-Fetch navigation headers the answer is XML carrying the stylesheet PI."""
+    status, headers, body = fetch(base_url + path)
+    kind = SITEMAPS[path]
+    assert status == 200
+    assert headers["Content-Type"].startswith("application/xml")
+    assert f'href="{base_url}/{kind}-sitemap.xsl"'.encode() in body.split(b"?>", 2)[1]
+    assert "Sec-Fetch-Dest" in headers.get("Vary", "")
+
+
+def client_sections(chromium_bin: str, harness_url: str,
+                    xslt: bool) -> dict[str, lxml.html.HtmlElement]:
+    """Run the iframe harness and return its per-URL result sections."""
+    dom = chromium.dump_dom(chromium_bin, harness_url, xslt=xslt,
+                            extra=("--virtual-time-budget=30000",))
+    page = lxml.html.document_fromstring(dom)
+    assert page.xpath("//body/@data-done") == ["1"], "harness did not finish"
+    return {s.get("data-url"): s for s in page.xpath("//section")}
+
+
+def test_browser_xslt_renders_xml_in_iframes(chromium_bin: str, base_url: str,
+                                             harness_url: str) -> None:
+    """Loaded in an iframe (not a navigation) the XML is turned into the table by the browser."""
+    sections = client_sections(chromium_bin, harness_url, xslt=True)
+    assert sorted(sections) == sorted(SITEMAPS)
+    for path, section in sections.items():
+        expected = expected_for(base_url, path)
+        assert section.get("data-root") == "html", path
+        assert section.get("data-raw-starts-with-pi") == "true", path
+        html = lxml.html.tostring(section, encoding="unicode")
+        assert row_links(f"<html><body>{html}</body></html>", expected.kind) == expected.links
+
+
+def test_without_browser_xslt_iframes_show_raw_xml(chromium_bin: str, harness_url: str) -> None:
+    """With XSLT disabled the iframes stay XML: only the server's transform makes the tables."""
+    sections = client_sections(chromium_bin, harness_url, xslt=False)
+    assert sorted(sections) == sorted(SITEMAPS)
+    for path, section in sections.items():
+        assert section.xpath(".//table") == [], path
+        assert section.get("data-root") in ("sitemapindex", "urlset"), path
+        assert section.get("data-raw-starts-with-pi") == "true", path
