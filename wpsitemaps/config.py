@@ -46,7 +46,6 @@ class Settings:
     home_url: str | None = None
     post_types: Mapping[str, TypeConfig] = field(default_factory=dict)
     taxonomies: Mapping[str, TypeConfig] = field(default_factory=dict)
-    include_attachments: bool = False
     trust_rewrite_rules: bool = False
     author_base: str = "author"
     now: str | None = None
@@ -65,7 +64,6 @@ SCALAR_KEYS = {
     "base_prefix": str,
     "entries_per_page": int,
     "home_url": str,
-    "include_attachments": bool,
     "trust_rewrite_rules": bool,
     "author_base": str,
     "now": str,
@@ -143,7 +141,6 @@ def _build(raw: dict[str, Any]) -> Settings:
         home_url=home_url,
         post_types=post_types,
         taxonomies=taxonomies,
-        include_attachments=_bool(raw.get("include_attachments", False), "include_attachments"),
         trust_rewrite_rules=_bool(raw.get("trust_rewrite_rules", False), "trust_rewrite_rules"),
         author_base=str(raw.get("author_base", "author")).strip("/") or "author",
         now=str(raw["now"]) if raw.get("now") not in (None, "") else None,

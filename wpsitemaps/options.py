@@ -21,9 +21,11 @@ OPTION_NAMES = (
     "home", "siteurl", "permalink_structure", "category_base", "tag_base", "show_on_front",
     "page_on_front", "page_for_posts", "blog_public", "blogname", "WPLANG", "timezone_string",
     "gmt_offset", "upload_path", "upload_url_path", "rewrite_rules", "wpseo_titles",
-    "wpseo_taxonomy_meta", "wpseo", "sticky_posts",
+    "wpseo_taxonomy_meta", "wpseo", "sticky_posts", "default_category", "active_plugins",
 )
-SERIALIZED = ("rewrite_rules", "wpseo_titles", "wpseo_taxonomy_meta", "wpseo", "sticky_posts")
+YOAST_PLUGINS = ("wordpress-seo/", "wordpress-seo-premium/")
+SERIALIZED = ("rewrite_rules", "wpseo_titles", "wpseo_taxonomy_meta", "wpseo", "sticky_posts",
+              "active_plugins")
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,8 @@ class SiteOptions:
     wpseo_titles: dict[Any, Any] = field(default_factory=dict)
     wpseo_taxonomy_meta: dict[Any, Any] = field(default_factory=dict)
     wpseo: dict[Any, Any] = field(default_factory=dict)
+    default_category: int = 1
+    yoast_active: bool = False
     raw: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -113,6 +117,9 @@ def parse_options(raw: dict[str, str], settings: Settings | None = None) -> Site
         wpseo_titles=parsed["wpseo_titles"],
         wpseo_taxonomy_meta=parsed["wpseo_taxonomy_meta"],
         wpseo=parsed["wpseo"],
+        default_category=_int(raw.get("default_category") or "1"),
+        yoast_active=any(str(v).startswith(YOAST_PLUGINS)
+                         for v in parsed["active_plugins"].values()),
         raw=raw,
     )
 

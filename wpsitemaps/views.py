@@ -2,19 +2,110 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import re
+from collections.abc import Sequence
+from datetime import UTC
+from datetime import datetime
 
 from flask import Blueprint
 from flask import Flask
 from flask import Response
+from flask import abort
+from flask import redirect
+from flask import request
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers.response import Response as BaseResponse
+
+from wpsitemaps.dates import latest
+from wpsitemaps.db import get_conn
+from wpsitemaps.entries import SitemapRef
+from wpsitemaps.entries import UrlEntry
+from wpsitemaps.registry import lookup
+from wpsitemaps.registry import providers
+from wpsitemaps.render import render_index
+from wpsitemaps.render import render_urlset
+from wpsitemaps.render import stylesheet_href
+from wpsitemaps.site import SiteContext
+from wpsitemaps.site import load_site
 
 log = logging.getLogger(__name__)
 bp = Blueprint("wpsitemaps", __name__)
 RETRY_AFTER_SECONDS = 30
+MAX_INDEX_ENTRIES = 50_000
+SITEMAP_RE = re.compile(r"^(?P<name>[a-z0-9_-]+)-sitemap(?P<page>[0-9]*)\.xml$")
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def sitemap_url(site: SiteContext, name: str, page: int) -> str:
+    """Absolute URL of a sitemap page: {home}/{name}-sitemap{n}.xml (no n for page 1)."""
+    suffix = "" if page == 1 else str(page)
+    return f"{site.options.home}/{name}-sitemap{suffix}.xml"
+
+
+def xml_response(body: bytes, lastmod: datetime | None) -> BaseResponse:
+    """A sitemap response with caching headers; answers 304 to matching conditionals."""
+    resp = Response(body, mimetype="application/xml")
+    resp.headers["Content-Type"] = "application/xml; charset=utf-8"
+    resp.headers["X-Robots-Tag"] = "noindex, follow"
+    resp.headers["Cache-Control"] = "public, max-age=300"
+    # Empty documents have no date of their own; the epoch is stable, and the ETag still
+    # changes with the content.
+    resp.last_modified = (lastmod or EPOCH).replace(microsecond=0)
+    resp.set_etag(hashlib.sha256(body).hexdigest())
+    return resp.make_conditional(request)
+
+
+@bp.get("/sitemap_index.xml")
+def sitemap_index() -> BaseResponse:
+    """The index: one <sitemap> per non-empty page of every provider."""
+    site = load_site()
+    conn = get_conn()
+    refs: list[SitemapRef] = []
+    if site.options.blog_public:
+        for provider in providers(site):
+            for page, bound in enumerate(provider.bounds(conn, site), start=1):
+                refs.append(SitemapRef(sitemap_url(site, provider.name, page), bound.lastmod))
+    refs = refs[:MAX_INDEX_ENTRIES]
+    body = render_index(refs, stylesheet_href(site.options.home, "main"))
+    return xml_response(body, latest(*(r.lastmod for r in refs)))
+
+
+@bp.get("/sitemap.xml")
+def sitemap_alias() -> BaseResponse:
+    """WordPress's and Yoast's alias: 301 to the index."""
+    return redirect("/sitemap_index.xml", code=301)
+
+
+@bp.get("/<string:filename>")
+def sitemap_page(filename: str) -> BaseResponse:
+    """`{name}-sitemap.xml` and `{name}-sitemap{n}.xml` (n >= 2); 1 and 0 redirect."""
+    match = SITEMAP_RE.match(filename)
+    if match is None:
+        abort(404, "No such sitemap.")
+    name, digits = match["name"], match["page"]
+    if digits in ("0", "1"):
+        return redirect(f"/{name}-sitemap.xml", code=301)
+    if digits.startswith("0"):
+        abort(404, "No such sitemap page.")
+    page = int(digits) if digits else 1
+    site = load_site()
+    provider = lookup(site, name)
+    if provider is None:
+        abort(404, "No such sitemap.")
+    conn = get_conn()
+    bounds = provider.bounds(conn, site) if site.options.blog_public else []
+    entries: Sequence[UrlEntry] = []
+    if page <= len(bounds):
+        entries = provider.entries(conn, site, page, bounds[page - 1])
+    elif page > 1:
+        abort(404, "No such sitemap page.")
+    body = render_urlset(entries, stylesheet_href(site.options.home, provider.stylesheet))
+    return xml_response(body, latest(*(e.lastmod for e in entries)))
 
 
 def plain(body: str, status: int, **headers: str) -> Response:

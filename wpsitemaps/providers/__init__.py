@@ -1,0 +1,1 @@
+"""Sitemap providers: one per sitemap name (post types, taxonomies, authors, video, news)."""

@@ -1,0 +1,172 @@
+"""Post type sitemaps (post, page, custom types), as Yoast's WPSEO_Post_Type_Sitemap_Provider.
+
+Selection lives in SQL (queries_posts.listable), so every page but the last is full. The one
+rule SQL cannot express, "a canonical override equal to the post's own permalink keeps it",
+is settled first: the few posts with a canonical override are checked in Python and the
+self-canonical ones are passed to SQL as an explicit keep-list.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from flask import g
+from sqlalchemy import ColumnElement
+from sqlalchemy import Connection
+from sqlalchemy import Row
+
+from wpsitemaps import permalinks
+from wpsitemaps import queries_posts as qp
+from wpsitemaps.contenttypes import ContentType
+from wpsitemaps.dates import latest
+from wpsitemaps.dates import utc
+from wpsitemaps.entries import PageBound
+from wpsitemaps.entries import UrlEntry
+from wpsitemaps.postimages import page_images
+from wpsitemaps.postlinks import PRIMARY_CATEGORY_KEY
+from wpsitemaps.postlinks import post_links
+from wpsitemaps.site import SiteContext
+from wpsitemaps.urls import encode_url
+from wpsitemaps.urls import is_listable
+
+log = logging.getLogger(__name__)
+NEXTPAGE = "<!--nextpage-->"
+META_KEYS = ("_thumbnail_id", PRIMARY_CATEGORY_KEY)
+
+
+def page_count(content: str) -> int:
+    """How many pages <!--nextpage--> splits a post into (setup_postdata())."""
+    if NEXTPAGE not in content:
+        return 1
+    text = content.replace("\n" + NEXTPAGE, NEXTPAGE).replace(NEXTPAGE + "\n", NEXTPAGE)
+    if text.startswith(NEXTPAGE):
+        text = text[len(NEXTPAGE):]
+    return text.count(NEXTPAGE) + 1
+
+
+def post_lastmod(row: Row[Any]) -> Any:
+    """max(post_modified_gmt, post_date_gmt); None when both are zero dates."""
+    return latest(utc(row.post_modified_gmt), utc(row.post_date_gmt))
+
+
+def build_entries(conn: Connection, site: SiteContext, ctype: ContentType,
+                  rows: list[Row[Any]]) -> list[UrlEntry]:
+    """UrlEntries (with images and <!--nextpage--> states) for rows of one type."""
+    ids = [int(r.ID) for r in rows]
+    meta = qp.meta_values(conn, site.tables, ids, META_KEYS)
+    links = post_links(conn, site, ctype, rows, meta)
+    images = page_images(conn, site, rows, meta)
+    out: list[UrlEntry] = []
+    for r in rows:
+        pid = int(r.ID)
+        loc = encode_url(links[pid])
+        if not is_listable(loc):
+            log.debug("post %s left out: URL not listable (%d chars)", pid, len(loc))
+            continue
+        lastmod = post_lastmod(r)
+        out.append(UrlEntry(loc, lastmod, images.get(pid, ())))
+        link = _link_input(r)
+        for n in range(2, page_count(str(r.post_content or "")) + 1):
+            out.append(UrlEntry(permalinks.paged_url(site.links, link, loc, n), lastmod))
+    return out
+
+
+def _link_input(row: Row[Any]) -> permalinks.PostLink:
+    return permalinks.PostLink(int(row.ID), str(row.post_type), str(row.post_name or ""))
+
+
+@dataclass(frozen=True)
+class PostTypeProvider:
+    """One post type's sitemap."""
+
+    ctype: ContentType
+    stylesheet: str = "main"
+
+    @property
+    def name(self) -> str:
+        """Sitemap name = post type name (post-sitemap.xml, page-sitemap.xml...)."""
+        return self.ctype.name
+
+    def condition(self, conn: Connection, site: SiteContext) -> ColumnElement[bool]:
+        """The SQL condition for listed rows (cached for the request)."""
+        cache: dict[str, ColumnElement[bool]] = g.setdefault("wp_post_conditions", {})
+        if self.name not in cache:
+            exclude: list[int] = []
+            if self.name == "page":
+                # Yoast lists the front page and the posts page as first links instead.
+                exclude = [i for i in (site.options.page_on_front, site.options.page_for_posts)
+                           if i > 0]
+            keep = self._self_canonical(conn, site)
+            cache[self.name] = qp.listable(site.tables, [self.name], keep, exclude)
+        return cache[self.name]
+
+    def _self_canonical(self, conn: Connection, site: SiteContext) -> list[int]:
+        """IDs whose canonical override equals their own permalink (they stay listed)."""
+        candidates: dict[int, set[str]] = {}
+        for row in qp.canonical_candidates(conn, site.tables, self.name):
+            candidates.setdefault(int(row[0]), set()).add(str(row[1]).strip())
+        if not candidates:
+            return []
+        rows = qp.rows_by_id(conn, site.tables, candidates)
+        links = post_links(conn, site, self.ctype, rows)
+        return [pid for pid, values in candidates.items() if values == {links.get(pid)}]
+
+    def bounds(self, conn: Connection, site: SiteContext) -> list[PageBound]:
+        """Page bounds from one ID-ordered pass; page 1 also covers the first links."""
+        rows = qp.page_bounds(conn, site.tables, self.condition(conn, site),
+                              site.settings.entries_per_page)
+        out = [PageBound(int(r[1]), latest(utc(r[2]), utc(r[3]))) for r in rows]
+        if out:
+            first_mod = latest(*(e.lastmod for e in self.first_links(conn, site)))
+            out[0] = PageBound(out[0].first_key, latest(out[0].lastmod, first_mod))
+        return out
+
+    def entries(self, conn: Connection, site: SiteContext, page: int,
+                bound: PageBound) -> list[UrlEntry]:
+        """One page of entries, first links on page 1."""
+        rows = qp.page_rows(conn, site.tables, self.condition(conn, site), bound.first_key,
+                            site.settings.entries_per_page)
+        entries = build_entries(conn, site, self.ctype, rows)
+        return (self.first_links(conn, site) + entries) if page == 1 else entries
+
+    def first_links(self, conn: Connection, site: SiteContext) -> list[UrlEntry]:
+        """Yoast's get_first_links(): home / front page, posts page, or type archive."""
+        cache: dict[str, list[UrlEntry]] = g.setdefault("wp_first_links", {})
+        if self.name not in cache:
+            cache[self.name] = self._first_links(conn, site)
+        return cache[self.name]
+
+    def _first_links(self, conn: Connection, site: SiteContext) -> list[UrlEntry]:
+        opts, links = site.options, site.links
+        home = encode_url(permalinks.home_url(links, "/"))
+        if self.name == "page":
+            front = self._front_page(conn, site) if opts.static_front else None
+            return [front or UrlEntry(home)]
+        type_mod = utc(qp.max_modified(conn, site.tables, self.name))
+        if self.name == "post":
+            if not opts.static_front:
+                return [UrlEntry(home, type_mod)]
+            if opts.page_for_posts > 0:
+                rows = qp.rows_by_id(conn, site.tables, [opts.page_for_posts])
+                page_type = site.types.post_type("page")
+                if rows and page_type is not None:
+                    url = post_links(conn, site, page_type, rows)[opts.page_for_posts]
+                    return [UrlEntry(encode_url(url), type_mod)]
+            return []
+        if opts.wpseo_titles.get(f"noindex-ptarchive-{self.name}") in (True, "1", 1, "on"):
+            return []
+        archive = permalinks.archive_url(links, self.ctype)
+        return [UrlEntry(encode_url(archive), type_mod)] if archive else []
+
+    def _front_page(self, conn: Connection, site: SiteContext) -> UrlEntry | None:
+        """The static front page as an entry (its URL is the home URL) if it is listable."""
+        front_id = site.options.page_on_front
+        cond = qp.listable(site.tables, ["page"], self._self_canonical(conn, site))
+        rows = [r for r in qp.page_rows(conn, site.tables, cond, front_id, 1)
+                if int(r.ID) == front_id]
+        if not rows:
+            return None
+        entries = build_entries(conn, site, self.ctype, rows)
+        return entries[0] if entries else None

@@ -1,0 +1,32 @@
+"""Sitemap name -> provider, in index order: post types, taxonomies, authors, video, news."""
+
+from __future__ import annotations
+
+from wpsitemaps.providers.base import Provider
+from wpsitemaps.providers.posts import PostTypeProvider
+from wpsitemaps.providers.taxonomies import TaxonomyProvider
+from wpsitemaps.providers.users import AuthorProvider
+from wpsitemaps.providers.users import authors_disabled
+from wpsitemaps.site import SiteContext
+
+TRUE_VALUES = (True, 1, "1", "on", "true")
+
+
+def providers(site: SiteContext) -> list[Provider]:
+    """Every sitemap the site serves, in index order (Yoast's type-level switches applied)."""
+    titles = site.options.wpseo_titles
+    out: list[Provider] = []
+    for ctype in site.types.post_types:
+        if titles.get(f"noindex-{ctype.name}") not in TRUE_VALUES:
+            out.append(PostTypeProvider(ctype))
+    for ctype in site.types.taxonomies:
+        if titles.get(f"noindex-tax-{ctype.name}") not in TRUE_VALUES:
+            out.append(TaxonomyProvider(ctype))
+    if not authors_disabled(site):
+        out.append(AuthorProvider())
+    return out
+
+
+def lookup(site: SiteContext, name: str) -> Provider | None:
+    """The provider serving `{name}-sitemap.xml`, if any."""
+    return next((p for p in providers(site) if p.name == name), None)
