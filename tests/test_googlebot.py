@@ -2,39 +2,21 @@
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any
 
-import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from lxml import etree
 
 from tests.browser.site import browser_site
+from tests.sitemaps import assert_valid
 
 GOOGLEBOT = {
     "User-Agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
     "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
 }
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
-VALIDATE = "/work/shared/xsd/validate.py"
-
-
-def load_validator() -> ModuleType:
-    """Import the shared validate.py by path."""
-    spec = importlib.util.spec_from_file_location("shared_validate", VALIDATE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="module")
-def validator() -> ModuleType:
-    """The shared sitemap validator (XSDs plus Google's rules)."""
-    return load_validator()
 
 
 def crawl(client: FlaskClient) -> dict[str, Any]:
@@ -47,26 +29,24 @@ def crawl(client: FlaskClient) -> dict[str, Any]:
     return responses
 
 
-def check(validator: ModuleType, responses: dict[str, Any]) -> None:
+def check(responses: dict[str, Any]) -> None:
     """Every response is 200 XML that validates with --google and varies on Sec-Fetch."""
     for path, resp in responses.items():
         assert resp.status_code == 200, path
         assert resp.mimetype == "application/xml", path
         assert "Sec-Fetch-Dest" in resp.headers.get("Vary", ""), path
-        ok, messages = validator.validate_bytes(resp.data, path, google=True)
-        assert ok, (path, messages)
+        assert_valid(resp.data, path)
 
 
-def test_googlebot_gets_valid_xml_from_peer_dump(peer_app: Flask, validator: ModuleType) -> None:
+def test_googlebot_gets_valid_xml_from_peer_dump(peer_app: Flask) -> None:
     """Every sitemap of the shared dump, fetched as Googlebot, is valid XML (not HTML)."""
     responses = crawl(peer_app.test_client())
     assert len(responses) > 1, "the index lists sitemaps"
-    check(validator, responses)
+    check(responses)
 
 
-def test_googlebot_gets_valid_xml_from_media_site(make_app: Callable[..., Flask],
-                                                  validator: ModuleType) -> None:
+def test_googlebot_gets_valid_xml_from_media_site(make_app: Callable[..., Flask]) -> None:
     """A site with images, a video and fresh news: every sitemap is valid XML for Googlebot."""
     responses = crawl(make_app(browser_site()).test_client())
     assert {"/post-sitemap.xml", "/page-sitemap.xml"} <= set(responses)
-    check(validator, responses)
+    check(responses)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from lxml import etree
+from werkzeug.datastructures import Headers
 
 from wpsitemaps.paths import XSL_DIR
 
@@ -40,7 +41,7 @@ class _XslDirOnly(etree.Resolver):  # type: ignore[misc]
         self.root = root.resolve()
 
     def resolve(self, url: str, pubid: str | None, context: Any) -> Any:
-        """Serve files under xsl/; refuse anything else with an empty document."""
+        """Serve files under xsl/; refuse anything else (the compile fails)."""
         path = Path(url.removeprefix("file://")).resolve()
         if "://" not in url.removeprefix("file://") and path.is_relative_to(self.root):
             return self.resolve_filename(str(path), context)
@@ -71,7 +72,7 @@ def stylesheet(kind: str) -> etree.XSLT:
     return compile_stylesheet(XSL_DIR / name)
 
 
-def wants_html(headers: Mapping[str, str]) -> bool:
+def wants_html(headers: Headers | Mapping[str, str]) -> bool:
     """True only for a browser's top-level navigation (Sec-Fetch-Dest + Sec-Fetch-Mode)."""
     dest = (headers.get("Sec-Fetch-Dest") or "").strip().lower()
     mode = (headers.get("Sec-Fetch-Mode") or "").strip().lower()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import lxml.html
 import pytest
 
@@ -13,6 +15,13 @@ from tests.browser.conftest import fetch
 # Which <td> holds the row's link, per stylesheet kind (see xsl/*.xsl).
 LINK_CELL = {"main": "url", "video": "page", "news": "title"}
 MODES = [pytest.param(True, id="xslt-on"), pytest.param(False, id="xslt-off")]
+# Routes not on main yet: strict, so these fail (XPASS) the day the route arrives and the
+# mark must go.
+PENDING = {"/video-sitemap.xml": "video sitemap not served yet (issue #4)",
+           "/news-sitemap.xml": "news sitemap not served yet (issue #5)"}
+PATHS = [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=PENDING[p]))
+         if p in PENDING else p for p in SITEMAPS]
+HarnessCache = dict[bool, dict[str, lxml.html.HtmlElement]]
 
 
 def row_links(dom: str, kind: str) -> list[str]:
@@ -27,7 +36,7 @@ def row_links(dom: str, kind: str) -> list[str]:
 
 
 @pytest.mark.parametrize("xslt", MODES)
-@pytest.mark.parametrize("path", list(SITEMAPS))
+@pytest.mark.parametrize("path", PATHS)
 def test_navigation_renders_table(chromium_bin: str, base_url: str, path: str,
                                   xslt: bool) -> None:
     """A navigation shows the table with one row per entry, linking each loc."""
@@ -40,51 +49,63 @@ def test_navigation_renders_table(chromium_bin: str, base_url: str, path: str,
 def test_index_links_work(base_url: str) -> None:
     """Every sitemap the index links to answers 200 with XML."""
     expected = expected_for(base_url, "/sitemap_index.xml")
+    assert len(expected.links) >= 2
     for link in expected.links:
         status, headers, _ = fetch(link)
         assert (link, status) == (link, 200)
         assert headers["Content-Type"].startswith("application/xml")
 
 
-@pytest.mark.parametrize("path", list(SITEMAPS))
+@pytest.mark.parametrize("path", PATHS)
 def test_non_navigation_gets_xml_with_stylesheet_pi(base_url: str, path: str) -> None:
     """Without Sec-Fetch navigation headers the answer is XML carrying the stylesheet PI."""
     status, headers, body = fetch(base_url + path)
     kind = SITEMAPS[path]
     assert status == 200
     assert headers["Content-Type"].startswith("application/xml")
-    assert f'href="{base_url}/{kind}-sitemap.xsl"'.encode() in body.split(b"?>", 2)[1]
+    href = f"//{urlsplit(base_url).netloc}/{kind}-sitemap.xsl"
+    assert body.split(b"\n")[1] == f'<?xml-stylesheet type="text/xsl" href="{href}"?>'.encode()
     assert "Sec-Fetch-Dest" in headers.get("Vary", "")
 
 
-def client_sections(chromium_bin: str, harness_url: str,
-                    xslt: bool) -> dict[str, lxml.html.HtmlElement]:
-    """Run the iframe harness and return its per-URL result sections."""
-    dom = chromium.dump_dom(chromium_bin, harness_url, xslt=xslt,
-                            extra=("--virtual-time-budget=30000",))
-    page = lxml.html.document_fromstring(dom)
-    assert page.xpath("//body/@data-done") == ["1"], "harness did not finish"
-    return {s.get("data-url"): s for s in page.xpath("//section")}
+@pytest.fixture(scope="session")
+def harness_runs() -> HarnessCache:
+    """One harness run per mode, shared by the per-URL tests."""
+    return {}
 
 
-def test_browser_xslt_renders_xml_in_iframes(chromium_bin: str, base_url: str,
-                                             harness_url: str) -> None:
+def client_section(chromium_bin: str, harness_url: str, runs: HarnessCache, xslt: bool,
+                   path: str) -> lxml.html.HtmlElement:
+    """What the iframe harness saw for one URL (the harness runs once per mode)."""
+    if xslt not in runs:
+        dom = chromium.dump_dom(chromium_bin, harness_url, xslt=xslt,
+                                extra=("--virtual-time-budget=30000",))
+        page = lxml.html.document_fromstring(dom)
+        assert page.xpath("//body/@data-done") == ["1"], "harness did not finish"
+        runs[xslt] = {s.get("data-url"): s for s in page.xpath("//section")}
+    return runs[xslt][path]
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_browser_xslt_renders_xml_in_iframe(chromium_bin: str, base_url: str, harness_url: str,
+                                            harness_runs: HarnessCache, path: str) -> None:
     """Loaded in an iframe (not a navigation) the XML is turned into the table by the browser."""
-    sections = client_sections(chromium_bin, harness_url, xslt=True)
-    assert sorted(sections) == sorted(SITEMAPS)
-    for path, section in sections.items():
-        expected = expected_for(base_url, path)
-        assert section.get("data-root") == "html", path
-        assert section.get("data-raw-starts-with-pi") == "true", path
-        html = lxml.html.tostring(section, encoding="unicode")
-        assert row_links(f"<html><body>{html}</body></html>", expected.kind) == expected.links
+    section = client_section(chromium_bin, harness_url, harness_runs, True, path)
+    expected = expected_for(base_url, path)
+    assert section.get("data-raw-starts-with-pi") == "true"
+    assert section.get("data-root") == "html"
+    html = lxml.html.tostring(section, encoding="unicode")
+    assert row_links(f"<html><body>{html}</body></html>", expected.kind) == expected.links
 
 
-def test_without_browser_xslt_iframes_show_raw_xml(chromium_bin: str, harness_url: str) -> None:
-    """With XSLT disabled the iframes stay XML: only the server's transform makes the tables."""
-    sections = client_sections(chromium_bin, harness_url, xslt=False)
-    assert sorted(sections) == sorted(SITEMAPS)
-    for path, section in sections.items():
-        assert section.xpath(".//table") == [], path
-        assert section.get("data-root") in ("sitemapindex", "urlset"), path
-        assert section.get("data-raw-starts-with-pi") == "true", path
+@pytest.mark.parametrize("path", PATHS)
+def test_without_browser_xslt_iframe_shows_raw_xml(chromium_bin: str, base_url: str,
+                                                   harness_url: str,
+                                                   harness_runs: HarnessCache,
+                                                   path: str) -> None:
+    """With XSLT disabled an iframe stays XML: only the server's transform makes the table."""
+    assert expected_for(base_url, path).links
+    section = client_section(chromium_bin, harness_url, harness_runs, False, path)
+    assert section.xpath(".//table") == []
+    assert section.get("data-root") in ("sitemapindex", "urlset")
+    assert section.get("data-raw-starts-with-pi") == "true"
