@@ -60,11 +60,10 @@ def browser_site() -> Site:
     site = Site()
     up = site.options["siteurl"] + "/wp-content/uploads/"
     for n in range(1, 4):
-        img = site.attachment(f"2026/11/photo-{n}.jpg")
-        site.post(f"Photo story {n}", name=f"photo-story-{n}",
-                  content=f'<p>Look.</p><img src="{up}2026/11/inline-{n}.jpg" '
-                          f'class="wp-image-{img}" alt="">',
-                  meta={"_thumbnail_id": str(img)})
+        featured = site.attachment(f"2026/11/photo-{n}.jpg")
+        inline = "".join(f'<img src="{up}2026/11/inline-{n}-{i}.jpg" alt="">' for i in range(n))
+        site.post(f"Photo story {n}", name=f"photo-story-{n}", content=f"<p>Look.</p>{inline}",
+                  meta={"_thumbnail_id": str(featured)})
     site.post("A video post", name="a-video-post",
               content='<!-- wp:embed {"url":"https://www.youtube.com/watch?v=dQw4w9WgXcQ",'
                       '"type":"video","providerNameSlug":"youtube"} -->\n'
