@@ -15,7 +15,10 @@ from pathlib import Path
 import pymysql
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get("WPSITEMAPS_SHARED", REPO.parent / "shared"))
+# ../shared beside the checkout (CI lays it there); from a git worktree, the nearest one above.
+SHARED = Path(os.environ.get("WPSITEMAPS_SHARED") or next(
+    (p / "shared" for p in REPO.parents if (p / "shared" / "wordpress").is_dir()),
+    REPO.parent / "shared"))
 PEER_SQL = SHARED / "wordpress" / "peer-small.sql"
 PEER_TRUTH = SHARED / "wordpress" / "peer-small.truth.json"
 LOAD_SQLITE = SHARED / "wordpress" / "load_sqlite.py"

@@ -65,5 +65,32 @@ def check() -> None:
         sys.exit(run_check(click.echo))
 
 
+@main.command()
+@click.option("--size", default=300, show_default=True, type=click.IntRange(min=1),
+              help="Number of public posts to generate.")
+@click.option("--seed", default=1, show_default=True, type=int, help="Random seed.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option("--port", default=8000, show_default=True, type=int, help="Port to bind.")
+@click.option("--db", "db_path", default=None, type=click.Path(dir_okay=False),
+              help="SQLite file to (re)generate [default: in the user's cache dir].")
+@click.option("--generate-only", is_flag=True, help="Write the database, do not serve it.")
+def demo(size: int, seed: int, host: str, port: int, db_path: str | None,
+         generate_only: bool) -> None:
+    """Generate a realistic WordPress database in SQLite and serve its sitemaps."""
+    from pathlib import Path
+
+    from wpsitemaps import demo_run
+
+    home = f"http://{host}:{port}"
+    db = Path(db_path) if db_path else demo_run.default_db_path(size, seed, port)
+    made = demo_run.ensure_db(db, size, seed, home)
+    env = demo_run.environment(db, home, os.environ.copy())
+    click.echo(f"{'Generated' if made else 'Reusing'} demo WordPress database {db} "
+               f"({size} posts, seed {seed})")
+    click.echo(f"Sitemap index: {home}/sitemap_index.xml")
+    if not generate_only:
+        run_gunicorn(host, port, 2, env)
+
+
 if __name__ == "__main__":
     main()

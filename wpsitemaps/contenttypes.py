@@ -148,13 +148,26 @@ def builtin_types(opts: SiteOptions, author_base: str) -> tuple[ContentType, ...
     )
 
 
+def _configured(found: str | None, slug: str, structure: str) -> str:
+    """A configured slug as a path: keep the rules' path when it ends in that slug.
+
+    The rules carry the front WordPress really used ('blog/library', or 'happenings' for
+    with_front = false), which configuration cannot express; only a slug the rules do not
+    show is put under the structure's front (WP_Rewrite::$front).
+    """
+    slug = slug.strip("/")
+    if found is not None and (found == slug or found.endswith("/" + slug)):
+        return found
+    return _join(front(structure), slug)
+
+
 def _custom(name: str, found: tuple[str, bool] | None, cfg: TypeConfig | None,
             opts: SiteOptions, archive: str | None) -> ContentType:
     """Merge what the rules say with what configuration says (configuration wins)."""
     pretty = bool(opts.permalink_structure)
     base = found[0] if found else None
     if cfg is not None and cfg.rewrite_slug is not None:
-        base = _join(front(opts.permalink_structure), cfg.rewrite_slug)
+        base = _configured(base, cfg.rewrite_slug, opts.permalink_structure)
     hierarchical = bool(found[1]) if found else False
     if cfg is not None and cfg.hierarchical is not None:
         hierarchical = cfg.hierarchical
@@ -162,11 +175,14 @@ def _custom(name: str, found: tuple[str, bool] | None, cfg: TypeConfig | None,
         if cfg.has_archive is False:
             archive = None
         elif isinstance(cfg.has_archive, str) and cfg.has_archive.strip("/"):
-            archive = _join(front(opts.permalink_structure), cfg.has_archive)
+            archive = _configured(archive, cfg.has_archive, opts.permalink_structure)
         elif cfg.has_archive is True and archive is None:
             archive = base
+    # With plain permalinks there are no rules and no bases, but a configured archive still
+    # exists: get_post_type_archive_link() returns ?post_type=NAME then.
+    wanted = archive is not None or (cfg is not None and bool(cfg.has_archive))
     return ContentType(name, base if pretty else None, hierarchical, False, name,
-                       archive if pretty else None, has_archive=archive is not None)
+                       archive if pretty else None, has_archive=wanted)
 
 
 def discover(opts: SiteOptions, settings: Settings) -> SiteTypes:

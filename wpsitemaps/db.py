@@ -22,6 +22,11 @@ from sqlalchemy.pool import NullPool
 from wpsitemaps.config import Settings
 
 
+def _decode(raw: bytes) -> str:
+    """Decode TEXT from SQLite, replacing invalid UTF-8 instead of raising."""
+    return raw.decode("utf-8", "replace")
+
+
 def make_engine(settings: Settings) -> Engine:
     """Create the engine for the configured database (no connection is made yet)."""
     url = make_url(settings.database_url)
@@ -30,7 +35,10 @@ def make_engine(settings: Settings) -> Engine:
 
         def connect() -> sqlite3.Connection:
             # mode=ro: the WordPress database is never written, not even by accident.
-            return sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+            con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+            # SQLite stores whatever bytes it is given; broken UTF-8 must not crash a page.
+            con.text_factory = _decode
+            return con
 
         return create_engine("sqlite://", creator=connect, poolclass=NullPool)
     if "charset" not in url.query:

@@ -1,4 +1,4 @@
-"""Where templates/ and xsl/ are: next to the package in a checkout, or in the wheel's data."""
+"""Where templates/, xsl/ and migrations/ are: in the checkout, or in the wheel's data."""
 
 from __future__ import annotations
 
@@ -20,3 +20,4 @@ def _find(name: str) -> Path:
 
 TEMPLATES_DIR = _find("templates")
 XSL_DIR = _find("xsl")
+MIGRATIONS_DIR = _find("migrations")

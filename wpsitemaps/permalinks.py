@@ -10,6 +10,8 @@ into URLs unchanged, so we do the same.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import parse_qsl
+from urllib.parse import quote_plus
 
 from wpsitemaps.contenttypes import ContentType
 
@@ -93,12 +95,31 @@ def page_url(site: LinkSite, post: PostLink) -> str:
 def paged_url(site: LinkSite, post: PostLink, url: str, page: int) -> str:
     """_wp_link_page($page) for page >= 2 of a <!--nextpage--> post."""
     if not site.structure:
-        sep = "&" if "?" in url else "?"
-        return f"{url}{sep}page={page}"
+        return add_query_arg(url, "page", str(page))
     base = url if url.endswith("/") else url + "/"
     if site.show_on_front == "page" and site.page_on_front == post.id:
         return base + trailing(site, f"page/{page}")
     return base + trailing(site, str(page))
+
+
+def php_urlencode(value: str) -> str:
+    """PHP urlencode(): spaces as '+', every byte but [A-Za-z0-9_.-] as upper-case %XX."""
+    return quote_plus(value, safe="-_.", encoding="latin-1").replace("~", "%7E")
+
+
+def add_query_arg(url: str, key: str, value: str) -> str:
+    """add_query_arg($key, $value, $url): WordPress re-encodes the query already in the URL.
+
+    It parses the query (wp_parse_str, which decodes) and applies urlencode_deep() to the
+    values, so '?book=a/b' becomes '?book=a%2Fb' and '%e7' becomes '%E7'; the new value is
+    added as given and an existing key keeps its place. Bytes survive through latin-1.
+    """
+    base, _, query = url.partition("?")
+    args = {k: php_urlencode(v) for k, v in parse_qsl(query, keep_blank_values=True,
+                                                       encoding="latin-1")}
+    args[key] = value
+    # build_query() writes 'k=' for empty values and add_query_arg() then drops the '='.
+    return base + "?" + "&".join(f"{k}={v}" if v else k for k, v in args.items())
 
 
 def term_url(site: LinkSite, ctype: ContentType, term_id: int, slug: str,

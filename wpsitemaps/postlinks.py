@@ -94,7 +94,10 @@ def post_links(conn: Connection, site: SiteContext, ctype: ContentType,
     """{ID: get_permalink()} for rows of one post type, with batched lookups."""
     structure = site.options.permalink_structure
     pretty = bool(structure)
-    uris = ancestor_uris(conn, site, rows) if pretty and ctype.hierarchical else {}
+    # get_post_permalink() uses get_page_uri() for hierarchical custom types even with plain
+    # links ('?book=parent/child'); plain pages are ?page_id= and need no URI.
+    with_uri = ctype.hierarchical and (pretty or not ctype.builtin)
+    uris = ancestor_uris(conn, site, rows) if with_uri else {}
     categories: dict[int, str] = {}
     authors: dict[int, str] = {}
     if pretty and ctype.name == "post" and "%category%" in structure:

@@ -22,11 +22,15 @@ MAX_URL_LENGTH = 2048
 def encode_url(url: str) -> str:
     """Percent-encode what RFC 3986 does not allow in a URL, keeping existing escapes."""
     url = _BAD_ESCAPE.sub("%25", url.strip())
-    return quote(url, safe=_SAFE, encoding="utf-8", errors="strict")
+    # errors="replace": a lone surrogate (broken UTF-8 from a lax database) becomes '?'.
+    return quote(url, safe=_SAFE, encoding="utf-8", errors="replace")
 
 
 def absolute(src: str, home: str) -> str:
-    """Resolve a src/href against the home URL (RFC 3986: '/x' against the origin)."""
+    """Resolve a src/href against the home URL (RFC 3986: '/x' against the origin).
+
+    Raises ValueError for malformed URLs (e.g. 'http://[::1'), as urljoin does.
+    """
     base = home if home.endswith("/") else home + "/"
     return urljoin(base, src.strip())
 
