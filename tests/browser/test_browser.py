@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from urllib.parse import urljoin
 from urllib.parse import urlsplit
 
 import lxml.html
@@ -44,6 +45,17 @@ def test_navigation_renders_table(chromium_bin: str, base_url: str, path: str,
     assert expected.links, f"{path} must hold entries for this test to mean anything"
     dom = chromium.dump_dom(chromium_bin, base_url + path, xslt=xslt)
     assert row_links(dom, expected.kind) == expected.links
+
+
+@pytest.mark.parametrize("path", [p for p in PATHS if p != "/sitemap_index.xml"])
+def test_back_link_reaches_the_index(chromium_bin: str, base_url: str, path: str) -> None:
+    """The rendered page's back link resolves, from the sitemap's URL, to the index."""
+    expected_for(base_url, path)
+    page = lxml.html.document_fromstring(chromium.dump_dom(chromium_bin, base_url + path,
+                                                           xslt=False))
+    hrefs = page.xpath("//a[@class='back']/@href")
+    assert [urljoin(base_url + path, h) for h in hrefs] == [base_url + "/sitemap_index.xml"]
+    assert fetch(base_url + "/sitemap_index.xml")[0] == 200
 
 
 def test_index_links_work(base_url: str) -> None:
