@@ -14,8 +14,10 @@
   <xsl:output method="html" doctype-system="about:legacy-compat" encoding="UTF-8"
       indent="yes"/>
 
-  <!-- Root-relative, so it works wherever the document was loaded from (browser or server). -->
-  <xsl:param name="index-url" select="'/sitemap_index.xml'"/>
+  <!-- Relative: the index is a sibling of every sitemap, also when home is a subdirectory
+       (/blog/post-sitemap.xml -> /blog/sitemap_index.xml); the server's HTML answers at the
+       sitemap's own URL, so browser and server resolve it alike. -->
+  <xsl:param name="index-url" select="'sitemap_index.xml'"/>
 
   <xsl:template match="/">
     <xsl:variable name="videos" select="count(sitemap:urlset/sitemap:url/video:video)"/>
