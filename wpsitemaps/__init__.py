@@ -22,7 +22,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config["TESTING"] = bool((config or {}).get("TESTING", False))
     app.extensions["wpsitemaps.settings"] = settings
     db.init_app(app, settings)
+    from wpsitemaps import api
     from wpsitemaps import views
 
     views.init_app(app)
+    api.init_app(app, settings)
     return app

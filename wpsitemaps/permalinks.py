@@ -9,12 +9,18 @@ into URLs unchanged, so we do the same.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from urllib.parse import parse_qsl
+from urllib.parse import quote
 from urllib.parse import quote_plus
+
+from slugify import slugify
 
 from wpsitemaps.contenttypes import ContentType
 
+HTML_TAG_RE = re.compile(r"<[^>]*>")
+MAX_DETAIL_SLUG = 120
 STRUCTURE_TAGS = ("%year%", "%monthnum%", "%day%", "%hour%", "%minute%", "%second%",
                   "%postname%", "%post_id%", "%category%", "%author%", "%pagename%")
 
@@ -147,3 +153,24 @@ def archive_url(site: LinkSite, ctype: ContentType) -> str | None:
     if ctype.archive is None:
         return home_url(site, f"?post_type={ctype.name}")
     return home_url(site, trailing(site, ctype.archive))
+
+
+def detail_slug(title: str) -> str:
+    """Slug of a headless detail URL: ASCII lower case, '-' between words, <= 120 characters.
+
+    Tags are stripped first, as sanitize_title() does. The cut keeps whole words
+    (word_boundary) in their order (save_order); a first word longer than 120 characters is
+    cut at 120.
+    """
+    text = HTML_TAG_RE.sub(" ", title)
+    slug: str = slugify(text, max_length=MAX_DETAIL_SLUG, word_boundary=True, save_order=True)
+    return slug
+
+
+def detail_url(base_url: str, data_type: str, post_id: int, title: str) -> str:
+    """`{base_url}/detail/{data_type}/{id}/{slug}`, each segment URL-encoded; no slug, no '/'."""
+    segments = [data_type, str(post_id)]
+    slug = detail_slug(title)
+    if slug:
+        segments.append(slug)
+    return base_url + "/detail/" + "/".join(quote(s, safe="") for s in segments)

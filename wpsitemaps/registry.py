@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from wpsitemaps.providers.base import Provider
+from wpsitemaps.providers.news import NewsProvider
 from wpsitemaps.providers.posts import PostTypeProvider
 from wpsitemaps.providers.taxonomies import TaxonomyProvider
 from wpsitemaps.providers.users import AuthorProvider
@@ -24,6 +25,10 @@ def providers(site: SiteContext) -> list[Provider]:
             out.append(TaxonomyProvider(ctype))
     if not authors_disabled(site):
         out.append(AuthorProvider())
+    # News sitemap (issue #5), last. Yoast News SEO renames it 'yoast-news' when a post type
+    # called 'news' would take news-sitemap.xml; the index lists it only while it has entries.
+    news_name = "yoast-news" if site.types.post_type("news") is not None else "news"
+    out.append(NewsProvider(news_name))
     return out
 
 

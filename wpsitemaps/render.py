@@ -51,16 +51,16 @@ def stylesheet_href(home: str, name: str) -> str:
     return re.sub(r"^https?:", "", f"{home.rstrip('/')}/{name}-sitemap.xsl")
 
 
-def render_urlset(entries: Sequence[UrlEntry], stylesheet: str) -> bytes:
-    """A <urlset> document; extension namespaces are declared only when used."""
+def render_urlset(entries: Sequence[UrlEntry], stylesheet: str | None) -> bytes:
+    """A <urlset> document; extension namespaces only when used, no PI without a stylesheet."""
     ns = {"image": any(e.images for e in entries), "video": any(e.videos for e in entries),
           "news": any(e.news for e in entries)}
     text = _env.get_template("urlset.xml").render(entries=entries, stylesheet=stylesheet, ns=ns)
     return text.encode("utf-8")
 
 
-def render_index(sitemaps: Sequence[SitemapRef], stylesheet: str) -> bytes:
-    """A <sitemapindex> document."""
+def render_index(sitemaps: Sequence[SitemapRef], stylesheet: str | None) -> bytes:
+    """A <sitemapindex> document (no stylesheet PI when stylesheet is None)."""
     text = _env.get_template("sitemap_index.xml").render(sitemaps=sitemaps,
                                                           stylesheet=stylesheet)
     return text.encode("utf-8")

@@ -142,8 +142,8 @@ class PostTypeProvider:
         opts, links = site.options, site.links
         home = encode_url(permalinks.home_url(links, "/"))
         if self.name == "page":
-            front = self._front_page(conn, site) if opts.static_front else None
-            return [front or UrlEntry(home)]
+            front = self._front_page(conn, site) if opts.static_front else []
+            return front or [UrlEntry(home)]
         type_mod = utc(qp.max_modified(conn, site.tables, self.name))
         if self.name == "post":
             if not opts.static_front:
@@ -160,13 +160,10 @@ class PostTypeProvider:
         archive = permalinks.archive_url(links, self.ctype)
         return [UrlEntry(encode_url(archive), type_mod)] if archive else []
 
-    def _front_page(self, conn: Connection, site: SiteContext) -> UrlEntry | None:
-        """The static front page as an entry (its URL is the home URL) if it is listable."""
+    def _front_page(self, conn: Connection, site: SiteContext) -> list[UrlEntry]:
+        """The static front page's entries (home URL, then /page/N/ parts) if it is listable."""
         front_id = site.options.page_on_front
         cond = qp.listable(site.tables, ["page"], self._self_canonical(conn, site))
         rows = [r for r in qp.page_rows(conn, site.tables, cond, front_id, 1)
                 if int(r.ID) == front_id]
-        if not rows:
-            return None
-        entries = build_entries(conn, site, self.ctype, rows)
-        return entries[0] if entries else None
+        return build_entries(conn, site, self.ctype, rows) if rows else []
