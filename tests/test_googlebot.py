@@ -48,5 +48,5 @@ def test_googlebot_gets_valid_xml_from_peer_dump(peer_app: Flask) -> None:
 def test_googlebot_gets_valid_xml_from_media_site(make_app: Callable[..., Flask]) -> None:
     """A site with images, a video and fresh news: every sitemap is valid XML for Googlebot."""
     responses = crawl(make_app(browser_site()).test_client())
-    assert {"/post-sitemap.xml", "/page-sitemap.xml"} <= set(responses)
+    assert {"/post-sitemap.xml", "/page-sitemap.xml", "/news-sitemap.xml"} <= set(responses)
     check(responses)
