@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+from typing import NoReturn
 
 import click
 from flask import Flask
@@ -13,7 +17,7 @@ from wpsitemaps.config import ConfigError
 from wpsitemaps.config import load_settings
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     """Stop with one line on stderr and exit code 2 (bad setting or unusable input)."""
     click.echo(f"wpsitemaps: {message}", err=True)
     sys.exit(2)
@@ -90,6 +94,77 @@ def demo(size: int, seed: int, host: str, port: int, db_path: str | None,
     click.echo(f"Sitemap index: {home}/sitemap_index.xml")
     if not generate_only:
         run_gunicorn(host, port, 2, env)
+
+
+@main.command("robots-lines")
+@click.option("--full", is_flag=True, help="Print the whole robots.txt, not only Sitemap: lines.")
+def robots_lines(full: bool) -> None:
+    """Print the robots.txt lines to paste into an existing robots.txt."""
+    resp = build_app().test_client().get("/robots.txt")
+    if resp.status_code != 200:
+        fail(f"robots.txt answered {resp.status}: {resp.get_data(as_text=True).strip()}")
+    text = resp.get_data(as_text=True)
+    lines = text.splitlines() if full else [
+        line for line in text.splitlines() if line.startswith("Sitemap:")]
+    if not lines:
+        click.echo("wpsitemaps: no Sitemap: lines (blog_public is 0 or [robots] sitemap = false)",
+                   err=True)
+    for line in lines:
+        click.echo(line)
+
+
+@main.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--gzip", "with_gzip", is_flag=True, help="Also write a .xml.gz beside every .xml.")
+def export(directory: Path, with_gzip: bool) -> None:
+    """Write the index, every sitemap page, the XSLs and robots lines to DIRECTORY."""
+    from wpsitemaps.export import ExportError
+    from wpsitemaps.export import site_files
+    from wpsitemaps.export import write_atomically
+
+    app = build_app()
+    with contextlib.ExitStack() as stack:
+
+        def start(length: int) -> Callable[[int], None]:
+            bar = stack.enter_context(click.progressbar(length=length, label="Exporting",
+                                                        file=sys.stderr))
+            return bar.update
+
+        # A progress bar only on a terminal: cron jobs and pipes get the summary line.
+        try:
+            count = write_atomically(
+                directory, site_files(app, with_gzip, start if sys.stderr.isatty() else None))
+        except (ExportError, OSError) as exc:
+            fail(f"export failed, {directory} left as it was: {exc}")
+    click.echo(f"wrote {count} files to {directory}")
+
+
+@main.command()
+@click.argument("url")
+@click.option("--sample", type=click.IntRange(min=1), default=None,
+              help="Check N random listed URLs instead of all.")
+@click.option("--concurrency", type=click.IntRange(1, 64), default=8, show_default=True,
+              help="Requests in flight at once.")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
+              help="Seconds per request.")
+@click.option("--user-agent", "agent", default="Googlebot", show_default=True,
+              help="Crawler whose robots.txt rules apply.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Sample seed.")
+def audit(url: str, sample: int | None, concurrency: int, timeout: float, agent: str,
+          seed: int) -> None:
+    """Audit robots.txt, sitemaps and listed URLs of URL (exit 0 clean, 1 problems, 2 error)."""
+    from wpsitemaps.audit import CannotRun
+    from wpsitemaps.audit import format_report
+    from wpsitemaps.audit import run_audit
+
+    try:
+        report = run_audit(url, sample=sample, concurrency=concurrency, timeout=timeout,
+                           agent=agent, seed=seed)
+    except CannotRun as exc:
+        fail(f"audit could not run: {exc}")
+    for line in format_report(report):
+        click.echo(line)
+    sys.exit(1 if report.problems else 0)
 
 
 if __name__ == "__main__":

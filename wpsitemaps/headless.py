@@ -34,7 +34,7 @@ MAX_EXPERIENCE_LENGTH = 200
 DATA_TYPE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 # register_post_type() allows at most 20 characters: lower-case letters, digits, '_' and '-'.
 POST_TYPE_RE = re.compile(r"^[a-z0-9_-]{1,20}$")
-TOP_KEYS = {"languages", "data_types", "events", "experiences"}
+TOP_KEYS = {"languages", "data_types", "events", "experiences", "robots_sitemaps"}
 EVENT_KEYS = {"post_type", "start_meta_key", "start_meta_timezone"}
 RULE_KEYS = {"data_type", "category", "taxonomy"}
 
@@ -65,6 +65,9 @@ class HeadlessConfig:
     data_types: Mapping[str, str] = field(default_factory=dict)
     events: EventsConfig | None = None
     experiences: Mapping[str, tuple[NoindexRule, ...]] = field(default_factory=dict)
+    # Sitemap: lines for /robots.txt (robots.headless_sitemaps reads them): API calls whose
+    # sitemaps this site's robots.txt should announce; absolute URLs or paths.
+    robots_sitemaps: tuple[str, ...] = ()
 
 
 def from_settings(settings: Settings) -> HeadlessConfig | None:
@@ -85,7 +88,22 @@ def parse(raw: Any) -> HeadlessConfig:
         data_types=_data_types(table.get("data_types", {})),
         events=_events(events) if events is not None else None,
         experiences=_experiences(table.get("experiences", [])),
+        robots_sitemaps=_robots_sitemaps(table.get("robots_sitemaps", [])),
     )
+
+
+def _robots_sitemaps(value: Any) -> tuple[str, ...]:
+    """A list of absolute http(s) URLs or root-relative paths."""
+    if not isinstance(value, list | tuple):
+        raise ConfigError(f"headless.robots_sitemaps: expected a list, got {value!r}")
+    out = []
+    for i, item in enumerate(value):
+        text = _text(item, f"headless.robots_sitemaps[{i}]")
+        if not (text.startswith(("http://", "https://", "/")) and "\n" not in text):
+            raise ConfigError(f"headless.robots_sitemaps[{i}]: {text!r} is not an absolute "
+                              "http(s) URL or a path")
+        out.append(text)
+    return tuple(out)
 
 
 def _table(value: Any, name: str) -> Mapping[str, Any]:

@@ -171,6 +171,12 @@ def security_headers(resp: Response) -> Response:
 
 def init_app(app: Flask) -> None:
     """Register the blueprint and the error handlers."""
+    from wpsitemaps import compress
+    from wpsitemaps import robots
+
+    # First: after_request hooks run in reverse order, so gzip encoding runs last.
+    compress.init_app(app)
+    robots.init_app(app)
     app.register_blueprint(bp)
     for exc_type in (OperationalError, DBAPIError, PoolTimeout):
         app.register_error_handler(exc_type, database_unavailable)

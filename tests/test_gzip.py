@@ -1,0 +1,150 @@
+"""`.xml.gz` twins and Content-Encoding: gzip negotiation (q-values, Vary, ETags, 304)."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from wpsitemaps.compress import add_vary
+from wpsitemaps.compress import gzip_bytes
+from wpsitemaps.compress import gzip_quality
+
+PATHS = ["/sitemap_index.xml", "/post-sitemap.xml", "/page-sitemap.xml",
+         "/category-sitemap.xml", "/author-sitemap.xml"]
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_gz_twin_decompresses_to_identical_xml(client: FlaskClient, path: str) -> None:
+    """`….xml.gz` is a gzip file of exactly the bytes `….xml` answers."""
+    plain = client.get(path)
+    packed = client.get(path + ".gz")
+    assert packed.status_code == 200
+    assert gzip.decompress(packed.data) == plain.data
+
+
+def test_gz_twin_headers(client: FlaskClient) -> None:
+    """The twin is application/gzip without Content-Encoding, with the XML's Last-Modified."""
+    plain = client.get("/post-sitemap.xml")
+    packed = client.get("/post-sitemap.xml.gz", headers={"Accept-Encoding": "gzip"})
+    assert packed.headers["Content-Type"] == "application/gzip"
+    assert "Content-Encoding" not in packed.headers
+    assert packed.headers["Last-Modified"] == plain.headers["Last-Modified"]
+
+
+def test_gz_twin_is_deterministic(client: FlaskClient) -> None:
+    """Two requests give the same bytes (mtime 0), hence the same ETag."""
+    first, second = client.get("/post-sitemap.xml.gz"), client.get("/post-sitemap.xml.gz")
+    assert first.data == second.data and first.headers["ETag"] == second.headers["ETag"]
+
+
+def test_gz_twin_answers_304(client: FlaskClient) -> None:
+    """The twin honours If-None-Match with its own ETag."""
+    etag = client.get("/post-sitemap.xml.gz").headers["ETag"]
+    again = client.get("/post-sitemap.xml.gz", headers={"If-None-Match": etag})
+    assert again.status_code == 304
+
+
+def test_gz_of_unknown_sitemap_is_404(client: FlaskClient) -> None:
+    """No twin for a sitemap that does not exist."""
+    assert client.get("/nope-sitemap.xml.gz").status_code == 404
+
+
+def test_gz_redirect_keeps_suffix(client: FlaskClient) -> None:
+    """`post-sitemap1.xml.gz` redirects to `post-sitemap.xml.gz` like the XML does."""
+    resp = client.get("/post-sitemap1.xml.gz")
+    assert resp.status_code == 301 and resp.headers["Location"].endswith("/post-sitemap.xml.gz")
+
+
+def test_encoded_when_accepted(client: FlaskClient) -> None:
+    """Accept-Encoding: gzip gives a gzip-encoded body of the same XML."""
+    plain = client.get("/post-sitemap.xml")
+    resp = client.get("/post-sitemap.xml", headers={"Accept-Encoding": "br, gzip"})
+    assert resp.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(resp.data) == plain.data
+
+
+@pytest.mark.parametrize("header", ["gzip;q=0", "gzip;q=0, *", "*;q=0", "br, deflate",
+                                    "identity", ""])
+def test_identity_when_gzip_refused(client: FlaskClient, header: str) -> None:
+    """q=0, a list without gzip or *, and no header all give the identity body."""
+    resp = client.get("/post-sitemap.xml", headers={"Accept-Encoding": header})
+    assert "Content-Encoding" not in resp.headers
+    assert resp.data.startswith(b"<?xml")
+
+
+@pytest.mark.parametrize(("header", "q"), [
+    ("gzip", 1.0), ("GZIP;Q=0.5", 0.5), ("*", 1.0), ("br;q=1, *;q=0.2", 0.2),
+    ("gzip;q=0, *", 0.0), ("x-gzip", 1.0), ("gzip;q=abc", 0.0), (None, 0.0),
+])
+def test_gzip_quality(header: str | None, q: float) -> None:
+    """Accept-Encoding q-values: explicit gzip beats *, bad q-values refuse."""
+    assert gzip_quality(header) == q
+
+
+def test_vary_on_both_variants(client: FlaskClient) -> None:
+    """Identity and gzip answers both carry Vary: Accept-Encoding."""
+    for header in ("gzip", "identity"):
+        resp = client.get("/post-sitemap.xml", headers={"Accept-Encoding": header})
+        assert "Accept-Encoding" in resp.headers["Vary"]
+
+
+def test_vary_is_appended_not_replaced(app: Flask) -> None:
+    """A Vary set by another hook keeps its fields."""
+    with app.test_request_context():
+        resp = app.response_class("x")
+        resp.headers["Vary"] = "Sec-Fetch-Dest, Sec-Fetch-Mode"
+        add_vary(resp, "Accept-Encoding")
+        add_vary(resp, "accept-encoding")
+    assert resp.headers["Vary"] == "Sec-Fetch-Dest, Sec-Fetch-Mode, Accept-Encoding"
+
+
+def test_gzip_etag_differs_from_identity(client: FlaskClient) -> None:
+    """The gzip variant has its own strong ETag (RFC 9110: different bytes, different tag)."""
+    plain = client.get("/post-sitemap.xml").headers["ETag"]
+    packed = client.get("/post-sitemap.xml", headers={"Accept-Encoding": "gzip"})
+    assert packed.headers["ETag"] != plain
+    assert not packed.headers["ETag"].startswith("W/")
+
+
+def test_304_with_gzip_etag(client: FlaskClient) -> None:
+    """If-None-Match with the gzip ETag gives 304 when gzip is still accepted."""
+    etag = client.get("/post-sitemap.xml", headers={"Accept-Encoding": "gzip"}).headers["ETag"]
+    resp = client.get("/post-sitemap.xml",
+                      headers={"Accept-Encoding": "gzip", "If-None-Match": etag})
+    assert resp.status_code == 304
+    assert resp.headers["ETag"] == etag and "Accept-Encoding" in resp.headers["Vary"]
+
+
+def test_gzip_etag_does_not_validate_identity(client: FlaskClient) -> None:
+    """The gzip ETag from a client that now refuses gzip gets a full identity 200."""
+    etag = client.get("/post-sitemap.xml", headers={"Accept-Encoding": "gzip"}).headers["ETag"]
+    resp = client.get("/post-sitemap.xml", headers={"If-None-Match": etag})
+    assert resp.status_code == 200 and resp.data.startswith(b"<?xml")
+
+
+def test_identity_etag_validates_identity_copy(client: FlaskClient) -> None:
+    """The identity ETag still validates the client's identity copy (304 keeps that tag)."""
+    etag = client.get("/post-sitemap.xml").headers["ETag"]
+    resp = client.get("/post-sitemap.xml",
+                      headers={"Accept-Encoding": "gzip", "If-None-Match": etag})
+    assert resp.status_code == 304 and resp.headers["ETag"] == etag
+
+
+def test_robots_txt_is_encoded_too(client: FlaskClient) -> None:
+    """Text responses are compressed as well."""
+    resp = client.get("/robots.txt", headers={"Accept-Encoding": "gzip"})
+    assert gzip.decompress(resp.data).startswith(b"User-agent: *")
+
+
+def test_errors_are_not_encoded(client: FlaskClient) -> None:
+    """404s stay plain."""
+    resp = client.get("/nope-sitemap.xml", headers={"Accept-Encoding": "gzip"})
+    assert resp.status_code == 404 and "Content-Encoding" not in resp.headers
+
+
+def test_gzip_bytes_has_zero_mtime() -> None:
+    """The gzip header's MTIME field is zero, so output depends on the input only."""
+    assert gzip_bytes(b"abc")[4:8] == b"\0\0\0\0"
