@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+from datetime import UTC
+from datetime import datetime
+
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
+from tests.sitemaps import assert_valid
 from wpsitemaps import urls
 from wpsitemaps.content_html import own_line_urls
 from wpsitemaps.content_html import scan
 from wpsitemaps.content_html import shortcodes
+from wpsitemaps.entries import ImageEntry
+from wpsitemaps.entries import UrlEntry
 from wpsitemaps.images import find_images
 from wpsitemaps.images import resolve_images
 from wpsitemaps.images import scan_images
+from wpsitemaps.render import render_urlset
 from wpsitemaps.videos import find_videos
 from wpsitemaps.videos import video_metadata
 from wpsitemaps.videos import with_attachments
@@ -91,3 +98,16 @@ def test_video_metadata_never_raises(raw: str | None) -> None:
     """Any stored metadata string gives a VideoMeta with a duration in range or None."""
     duration = video_metadata(raw).duration
     assert duration is None or 1 <= duration <= 28800
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.text(), markup))
+def test_found_urls_pass_the_schema(content: str) -> None:
+    """Image and video URLs found in any content, once encoded, pass the sitemap schemas."""
+    found = [ref.url for ref in scan_images(content, HOME).refs if ref.url]
+    for video in find_videos(content, HOME):
+        found += [u for u in (video.player_loc, video.content_loc, video.thumbnail_loc) if u]
+    locs = [urls.encode_url(u) for u in found]
+    entry = UrlEntry(HOME + "/p/", datetime(2026, 1, 1, tzinfo=UTC),
+                     tuple(ImageEntry(loc) for loc in locs if urls.is_listable(loc)))
+    assert_valid(render_urlset([entry], "//127.0.0.1:8080/main-sitemap.xsl"), "found URLs")

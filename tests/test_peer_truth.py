@@ -75,10 +75,11 @@ def test_images_equal_truth(peer_app: Flask, truth: dict[str, Any], kind: str, n
 
 def test_index_lists_every_sitemap_with_newest_lastmod(peer_app: Flask,
                                                        truth: dict[str, Any]) -> None:
-    """The index lists the seven sitemaps in Yoast's order with their newest entry lastmod,
-    then the news sitemap (issue #5, tested in test_news.py)."""
+    """The index lists the seven content sitemaps in Yoast's order with their newest entry
+    lastmod, then the video and news sitemaps (tested in their own files)."""
     docs = fetch_all(peer_app.test_client())
-    assert list(docs)[1:] == [p for _, _, p in SITEMAPS] + ["/news-sitemap.xml"]
+    assert list(docs)[1:] == [p for _, _, p in SITEMAPS] + ["/video-sitemap.xml",
+                                                           "/news-sitemap.xml"]
     for kind, name, path in SITEMAPS:
         dates = [v["lastmod"] for v in _expected_urls(truth, kind, name).values() if v["lastmod"]]
         assert max(dates) in docs["/sitemap_index.xml"].decode(), path

@@ -6,6 +6,7 @@ are switched to READ ONLY transactions on connect, so even a bug cannot write to
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from typing import Any
 
@@ -17,9 +18,12 @@ from sqlalchemy import Engine
 from sqlalchemy import create_engine
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import NullPool
 
 from wpsitemaps.config import Settings
+
+log = logging.getLogger(__name__)
 
 
 def _decode(raw: bytes) -> str:
@@ -74,8 +78,18 @@ def get_conn() -> Connection:
 def close_conn(_exc: BaseException | None = None) -> None:
     """Close the request's connection (rolling back: we never commit)."""
     conn = g.pop("wp_conn", None)
-    if conn is not None:
+    if conn is None:
+        return
+    try:
         conn.close()
+    except DBAPIError as exc:
+        # The database went away after the page was built: the rollback in close() fails.
+        # The answer is already complete, so it must not turn into a 500 here; the broken
+        # connection is discarded (the pool opens a new one).
+        log.warning("discarding a connection that failed to close: %s", exc.__class__.__name__)
+        if not conn.closed:
+            conn.invalidate()
+            conn.close()
 
 
 def init_app(app: Flask, settings: Settings) -> None:

@@ -32,6 +32,8 @@ from urllib.parse import urlsplit
 from wpsitemaps import urls
 from wpsitemaps.content_html import scan
 from wpsitemaps.content_html import shortcodes
+from wpsitemaps.ids import json_id
+from wpsitemaps.ids import parse_id
 
 log = logging.getLogger(__name__)
 
@@ -113,12 +115,18 @@ def _img_ref(attrs: Mapping[str, str], home: str) -> ImageRef | SkippedImage:
     match = _WP_IMAGE.search(attrs.get("class", ""))
     # Yoast upgrades WordPress-inserted images to the full file unless the class says
     # size-full; the host check then applies to the attachment URL, which is local.
-    if match and "size-full" not in attrs.get("class", "") and int(match[1]) > 0:
+    image_id = parse_id(match[1]) if match else None
+    if image_id is not None and "size-full" not in attrs.get("class", ""):
         return ImageRef("content_img_wp_image_class", url if on_host else None,
-                        int(match[1]), src, parts.query)
+                        image_id, src, parts.query)
     if not on_host:
         return SkippedImage(src, url, "other_host")
     return ImageRef("content_img", url, None, src)
+
+
+def _as_list(value: object) -> list[object]:
+    """A block attribute that should be a list ({"ids": 5} is not)."""
+    return value if isinstance(value, list) else []
 
 
 def _gallery_refs(content: str, blocks_ids: list[list[int]]) -> list[ImageRef]:
@@ -152,7 +160,7 @@ def scan_images(content: str, home: str) -> ImageScan:
             result.refs.append(found)
     # Pre-5.9 gallery blocks keep their images in attrs.ids; newer ones nest wp:image
     # blocks whose <img class="wp-image-N"> was found above (duplicates go in resolve).
-    block_ids = [[i for i in b.attrs.get("ids", []) if isinstance(i, int) and i > 0]
+    block_ids = [[i for i in map(json_id, _as_list(b.attrs.get("ids"))) if i is not None]
                  for b in doc.blocks if b.name == "core/gallery"]
     result.refs.extend(_gallery_refs(content, block_ids))
     return result

@@ -11,6 +11,7 @@ from sqlalchemy import Connection
 
 from wpsitemaps import queries
 from wpsitemaps.config import Settings
+from wpsitemaps.ids import parse_id
 from wpsitemaps.phpdata import as_dict
 from wpsitemaps.phpdata import unserialize
 from wpsitemaps.schema import WPTables
@@ -72,10 +73,8 @@ class SiteOptions:
 
 
 def _int(value: str | None) -> int:
-    try:
-        return int(str(value or "0").strip() or 0)
-    except ValueError:
-        return 0
+    # An ID no row can have (huge, or non-ASCII digits) counts as unset: parse_id().
+    return parse_id(value) or 0
 
 
 def _float(value: str | None) -> float:

@@ -121,6 +121,9 @@ def add_query_arg(url: str, key: str, value: str) -> str:
     added as given and an existing key keeps its place. Bytes survive through latin-1.
     """
     base, _, query = url.partition("?")
+    # Raw non-ASCII in the query (a slug stored unencoded) becomes UTF-8 %XX first, so the
+    # latin-1 round trip below only ever sees bytes.
+    query = quote(query, safe="&=+%;/?:@,$!*'()[]~", encoding="utf-8", errors="replace")
     args = {k: php_urlencode(v) for k, v in parse_qsl(query, keep_blank_values=True,
                                                        encoding="latin-1")}
     args[key] = value

@@ -11,12 +11,12 @@ from sqlalchemy import Row
 from wpsitemaps import images
 from wpsitemaps import queries_posts as qp
 from wpsitemaps.entries import ImageEntry
+from wpsitemaps.ids import parse_id
 from wpsitemaps.site import SiteContext
 
 
 def _featured(meta: dict[str, str]) -> int | None:
-    raw = meta.get("_thumbnail_id", "").strip()
-    return int(raw) if raw.isdigit() and int(raw) > 0 else None
+    return parse_id(meta.get("_thumbnail_id"))
 
 
 def page_images(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]],

@@ -14,6 +14,7 @@ from wpsitemaps import queries_posts as qp
 from wpsitemaps import queries_terms as qt
 from wpsitemaps import queries_users as qu
 from wpsitemaps.contenttypes import ContentType
+from wpsitemaps.ids import parse_id
 from wpsitemaps.permalinks import PostLink
 from wpsitemaps.site import SiteContext
 
@@ -122,9 +123,9 @@ def _primary_categories(site: SiteContext, meta: dict[int, dict[str, str]]) -> d
         return {}
     out: dict[int, int] = {}
     for pid, values in meta.items():
-        raw = values.get(PRIMARY_CATEGORY_KEY, "").strip()
-        if raw.isdigit() and int(raw) > 0:
-            out[pid] = int(raw)
+        category = parse_id(values.get(PRIMARY_CATEGORY_KEY))
+        if category is not None:
+            out[pid] = category
     return out
 
 

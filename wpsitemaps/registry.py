@@ -8,6 +8,7 @@ from wpsitemaps.providers.posts import PostTypeProvider
 from wpsitemaps.providers.taxonomies import TaxonomyProvider
 from wpsitemaps.providers.users import AuthorProvider
 from wpsitemaps.providers.users import authors_disabled
+from wpsitemaps.providers.video import VideoProvider
 from wpsitemaps.site import SiteContext
 
 TRUE_VALUES = (True, 1, "1", "on", "true")
@@ -25,6 +26,8 @@ def providers(site: SiteContext) -> list[Provider]:
             out.append(TaxonomyProvider(ctype))
     if not authors_disabled(site):
         out.append(AuthorProvider())
+    # Video sitemap (issue #4): the videos of the listed post types' entries.
+    out.append(VideoProvider(tuple(p for p in out if isinstance(p, PostTypeProvider))))
     # News sitemap (issue #5), last. Yoast News SEO renames it 'yoast-news' when a post type
     # called 'news' would take news-sitemap.xml; the index lists it only while it has entries.
     news_name = "yoast-news" if site.types.post_type("news") is not None else "news"

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 # RFC 3986 unreserved + reserved + '%' (existing escapes are kept as they are).
 _SAFE = "-._~:/?#[]@!$&'()*+,;=%"
 _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_AUTHORITY = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
 MAX_URL_LENGTH = 2048
 
 
@@ -23,7 +24,12 @@ def encode_url(url: str) -> str:
     """Percent-encode what RFC 3986 does not allow in a URL, keeping existing escapes."""
     url = _BAD_ESCAPE.sub("%25", url.strip())
     # errors="replace": a lone surrogate (broken UTF-8 from a lax database) becomes '?'.
-    return quote(url, safe=_SAFE, encoding="utf-8", errors="replace")
+    url = quote(url, safe=_SAFE, encoding="utf-8", errors="replace")
+    # '[' and ']' belong only around an IPv6 host (RFC 3986 3.2.2); in a path, query or
+    # fragment they make the URL an invalid xs:anyURI, so they are escaped there.
+    authority = _AUTHORITY.match(url)
+    head = authority.group(0) if authority else ""
+    return head + url[len(head):].replace("[", "%5B").replace("]", "%5D")
 
 
 def absolute(src: str, home: str) -> str:

@@ -33,6 +33,8 @@ from wpsitemaps.content_html import Tag
 from wpsitemaps.content_html import own_line_urls
 from wpsitemaps.content_html import scan
 from wpsitemaps.content_html import shortcodes
+from wpsitemaps.ids import MAX_ID
+from wpsitemaps.ids import json_id
 
 VideoKind = Literal["youtube", "vimeo", "local_attachment", "external_file"]
 MAX_DURATION = 28800  # Google: 1 second .. 8 hours
@@ -172,7 +174,7 @@ def _url_video(url: str, home: str, found_as: str) -> VideoRef | None:
 def _block_id(tag: Tag) -> int | None:
     """The attachment ID of a wp:video block around a tag."""
     value: Any = tag.block.attrs.get("id") if tag.block else None
-    return value if isinstance(value, int) and value > 0 else None
+    return json_id(value)
 
 
 def _tag_videos(tags: Sequence[Tag], home: str) -> Iterable[tuple[int, VideoRef]]:
@@ -208,10 +210,10 @@ def _candidates(content: str, home: str) -> list[tuple[int, VideoRef]]:
     for block in doc.blocks:
         if block.name in _EMBED_BLOCKS and isinstance(block.attrs.get("url"), str):
             found.append((block.offset, player_video(block.attrs["url"], "embed_block_oembed")))
-        elif block.name == "core/video" and _positive(block.attrs.get("id")) not in shown:
+        elif block.name == "core/video" and _positive(block.attrs.get("id"), MAX_ID) not in shown:
             # A video block whose markup has no <video src>: the attachment is the video.
             found.append((block.offset, file_video("", home, "video_block",
-                                                   _positive(block.attrs.get("id")))))
+                                                   _positive(block.attrs.get("id"), MAX_ID))))
     for code in shortcodes(content, "video"):
         src = next((code.attrs[k] for k in _SHORTCODE_SOURCES if code.attrs.get(k)), "")
         found.append((code.offset, file_video(src, home, "video_shortcode",

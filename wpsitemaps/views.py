@@ -41,7 +41,9 @@ log = logging.getLogger(__name__)
 bp = Blueprint("wpsitemaps", __name__)
 RETRY_AFTER_SECONDS = 30
 MAX_INDEX_ENTRIES = 50_000
-SITEMAP_RE = re.compile(r"^(?P<name>[a-z0-9_-]+)-sitemap(?P<page>[0-9]*)\.xml$")
+# Matched with fullmatch(): '$' would also accept a trailing line feed. A page number has at
+# most 9 digits: no site has a billion pages, and int() refuses over 4,300 digits.
+SITEMAP_RE = re.compile(r"(?P<name>[a-z0-9_-]+)-sitemap(?P<page>[0-9]{0,9})\.xml")
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
@@ -99,7 +101,7 @@ def sitemap_alias() -> BaseResponse:
 @bp.get("/<string:filename>")
 def sitemap_page(filename: str) -> BaseResponse:
     """`{name}-sitemap.xml` and `{name}-sitemap{n}.xml` (n >= 2); 1 and 0 redirect."""
-    match = SITEMAP_RE.match(filename)
+    match = SITEMAP_RE.fullmatch(filename)
     if match is None:
         abort(404, "No such sitemap.")
     name, digits = match["name"], match["page"]
