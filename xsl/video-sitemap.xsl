@@ -45,7 +45,7 @@ th, td { text-align: left; padding: .5rem .6rem; border-bottom: 1px solid var(--
 th { background: var(--head); font-size: .85rem; text-transform: uppercase; }
 td.url { overflow-wrap: anywhere; word-break: break-word; }
 td.num, th.num { text-align: right; white-space: nowrap; }
-td.date { white-space: nowrap; }
+td.date, td.video { white-space: nowrap; }
 td.thumb img { display: block; width: 160px; max-width: 40vw; height: auto;
   aspect-ratio: 16 / 9; object-fit: cover; background: var(--head); }
 .desc { display: block; font-size: .85rem; color: var(--muted); overflow-wrap: anywhere; }
@@ -118,7 +118,7 @@ td.thumb img { display: block; width: 160px; max-width: 40vw; height: auto;
           <xsl:with-param name="seconds" select="normalize-space(video:duration)"/>
         </xsl:call-template>
       </td>
-      <td class="url video" data-label="Video">
+      <td class="video" data-label="Video">
         <xsl:if test="normalize-space(video:player_loc) != ''">
           <a class="player" href="{normalize-space(video:player_loc)}">Player</a>
           <xsl:text> </xsl:text>

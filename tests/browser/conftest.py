@@ -59,7 +59,7 @@ def chromium_bin() -> str:
 @pytest.fixture(scope="session")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The real app serving the lane's site on 127.0.0.1:<free port>."""
-    with live_server(tmp_path_factory.mktemp("browser"), browser_site(),
+    with live_server(tmp_path_factory.mktemp("browser"), browser_site,
                      list(SITEMAPS)) as url:
         yield url
 

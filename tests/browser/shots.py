@@ -20,8 +20,12 @@ from tests.browser.site import live_server
 
 SAMPLES = {"/video-sitemap.xml": (test_xslt.VIDEOS, "video"),
            "/news-sitemap.xml": (test_xslt.NEWS_DOC, "news")}
-SHOTS = {"sitemap-index.png": "/sitemap_index.xml", "post-sitemap.png": "/post-sitemap.xml",
-         "video-sitemap.png": "/video-sitemap.xml", "news-sitemap.png": "/news-sitemap.xml"}
+DESKTOP, PHONE = "1000,800", "390,844"
+SHOTS = {"sitemap-index.png": ("/sitemap_index.xml", DESKTOP),
+         "post-sitemap.png": ("/post-sitemap.xml", DESKTOP),
+         "video-sitemap.png": ("/video-sitemap.xml", DESKTOP),
+         "news-sitemap.png": ("/news-sitemap.xml", DESKTOP),
+         "video-sitemap-phone.png": ("/video-sitemap.xml", PHONE)}
 MAX_BYTES = 150_000
 
 
@@ -34,8 +38,8 @@ def main(argv: list[str]) -> int:
         print("chromium is not installed (apt-get install -y chromium)", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory() as tmp, \
-            live_server(Path(tmp), browser_site(), []) as base:
-        for name, path in SHOTS.items():
+            live_server(Path(tmp), browser_site, []) as base:
+        for name, (path, size) in SHOTS.items():
             url = base + path
             if not _served(url):
                 if path not in SAMPLES:
@@ -43,7 +47,7 @@ def main(argv: list[str]) -> int:
                     continue
                 url = _sample_page(Path(tmp), path)
                 print(f"{path}: not served (404), shooting the sample document", file=sys.stderr)
-            target = chromium.screenshot(binary, url, out / name, xslt=False)
+            target = chromium.screenshot(binary, url, out / name, xslt=False, size=size)
             size = target.stat().st_size
             print(f"{target}: {size} bytes")
             if size > MAX_BYTES:

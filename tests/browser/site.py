@@ -55,9 +55,14 @@ async function one(url) {
 </script></body></html>"""
 
 
-def browser_site() -> Site:
-    """Posts with featured and inline images, a video post and two fresh news posts."""
-    site = Site()
+PLACEHOLDER = (b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 9">'
+               b'<rect width="16" height="9" fill="#8c8f94"/>'
+               b'<path d="M6.5 2.5v4l3.5-2z" fill="#fff"/></svg>')
+
+
+def browser_site(home: str = "http://example.test") -> Site:
+    """Posts with featured and inline images, two video posts and two fresh news posts."""
+    site = Site(home=home)
     up = site.options["siteurl"] + "/wp-content/uploads/"
     for n in range(1, 4):
         featured = site.attachment(f"2026/11/photo-{n}.jpg")
@@ -71,6 +76,13 @@ def browser_site() -> Site:
                       '<div class="wp-block-embed__wrapper">\n'
                       "https://www.youtube.com/watch?v=dQw4w9WgXcQ\n"
                       "</div></figure>\n<!-- /wp:embed -->")
+    clip = site.attachment("2026/11/clip.mp4", mime="video/mp4",
+                           metadata={"length": 95, "width": 1280, "height": 720})
+    poster = site.attachment("2026/11/clip-poster.jpg")
+    site.post("Our workshop in 95 seconds", name="workshop-video",
+              content=f'[video width="1280" height="720" mp4="{up}2026/11/clip.mp4"][/video]',
+              meta={"_thumbnail_id": str(poster)})
+    site.rows["posts"][clip - 1]["post_parent"] = site._ids["posts"]
     for hours in (2, 20):
         site.post(f"Breaking news {hours}h ago", name=f"breaking-{hours}",
                   date=site.now - timedelta(hours=hours))
@@ -79,27 +91,36 @@ def browser_site() -> Site:
 
 
 def with_harness(app: WSGIApp, urls: list[str]) -> WSGIApp:
-    """Serve the client-side XSLT harness page next to the app (same origin)."""
+    """Serve the client-side XSLT harness page (and placeholder uploads) next to the app."""
     import json
 
     body = (HARNESS % {"urls": json.dumps(urls)}).encode()
 
     def wsgi(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        if environ.get("PATH_INFO") == HARNESS_PATH:
+        path = environ.get("PATH_INFO", "")
+        if path == HARNESS_PATH:
             start_response("200 OK", [("Content-Type", "text/html; charset=utf-8"),
                                       ("Content-Length", str(len(body)))])
             return [body]
+        if path.startswith("/wp-content/uploads/"):
+            # Thumbnails in screenshots: a grey placeholder instead of a broken image.
+            start_response("200 OK", [("Content-Type", "image/svg+xml"),
+                                      ("Content-Length", str(len(PLACEHOLDER)))])
+            return [PLACEHOLDER]
         return app(environ, start_response)
 
     return wsgi
 
 
 @contextmanager
-def live_server(db_dir: Path, site: Site, harness_urls: list[str]) -> Iterator[str]:
-    """Run the real app for `site` on 127.0.0.1:<free port>; yields its base URL."""
+def live_server(db_dir: Path, make_site: Callable[[str], Site],
+                harness_urls: list[str]) -> Iterator[str]:
+    """Run the real app for `make_site(base URL)` on 127.0.0.1:<free port>; yields the URL."""
     server: BaseWSGIServer = make_server("127.0.0.1", 0, lambda e, s: [], threaded=True)
     base = f"http://127.0.0.1:{server.server_port}"
-    # HOME_URL is the server itself, so the stylesheet PI and the locs are same-origin.
+    site = make_site(base)
+    # The site's home (in the content too) and HOME_URL are the server itself, so the
+    # stylesheet PI, the locs and the uploads are same-origin.
     app = create_app({"TESTING": True, "DATABASE_URL": site.write_sqlite(db_dir / "b.sqlite"),
                       "TABLE_PREFIX": site.prefix, "NOW": "option:test_now",
                       "HOME_URL": base})

@@ -18,7 +18,7 @@ LINK_CELL = {"main": "url", "video": "page", "news": "title"}
 MODES = [pytest.param(True, id="xslt-on"), pytest.param(False, id="xslt-off")]
 # Routes not on main yet: strict, so these fail (XPASS) the day the route arrives and the
 # mark must go.
-PENDING = {"/video-sitemap.xml": "video sitemap not served yet (issue #4)"}
+PENDING: dict[str, str] = {}
 PATHS = [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=PENDING[p]))
          if p in PENDING else p for p in SITEMAPS]
 HarnessCache = dict[bool, dict[str, lxml.html.HtmlElement]]
