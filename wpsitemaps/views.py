@@ -54,14 +54,16 @@ def sitemap_url(site: SiteContext, name: str, page: int) -> str:
     return f"{site.options.home}/{name}-sitemap{suffix}.xml"
 
 
-def xml_response(body: bytes, lastmod: datetime | None, kind: str = "main") -> BaseResponse:
+def xml_response(body: bytes, lastmod: datetime | None, kind: str = "main",
+                 negotiate: bool = True) -> BaseResponse:
     """A sitemap response with caching headers; answers 304 to matching conditionals.
 
     A browser's top-level navigation gets the `kind` stylesheet applied here (HTML), since
     browsers are dropping XSLT; everything else (crawlers, fetches) gets the XML (#6).
+    negotiate=False always answers XML (the headless API, whose documents carry no PI).
     """
     content_type = "application/xml; charset=utf-8"
-    if wants_html(request.headers):
+    if negotiate and wants_html(request.headers):
         body, content_type = transform(body, kind), "text/html; charset=utf-8"
     return cached(Response(body, content_type=content_type), body, lastmod)
 
