@@ -23,7 +23,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config["TESTING"] = bool((config or {}).get("TESTING", False))
     app.extensions["wpsitemaps.settings"] = settings
     db.init_app(app, settings)
-    app.extensions[boundscache.EXTENSION] = boundscache.BoundsCache(settings.cache_ttl)
+    boundscache.init_app(app, settings.cache_ttl)
     from wpsitemaps import api
     from wpsitemaps import views
 
