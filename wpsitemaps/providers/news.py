@@ -13,6 +13,7 @@ import html
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from dataclasses import replace
 from datetime import datetime
 from datetime import timedelta
 from typing import Any
@@ -27,20 +28,14 @@ from sqlalchemy import false
 from sqlalchemy import or_
 
 from wpsitemaps import queries_news as qn
-from wpsitemaps import queries_posts as qp
 from wpsitemaps.dates import latest
 from wpsitemaps.dates import utc
 from wpsitemaps.entries import NewsEntry
 from wpsitemaps.entries import PageBound
 from wpsitemaps.entries import UrlEntry
-from wpsitemaps.postimages import page_images
-from wpsitemaps.postlinks import post_links
-from wpsitemaps.providers.posts import META_KEYS
 from wpsitemaps.providers.posts import PostTypeProvider
-from wpsitemaps.providers.posts import post_lastmod
+from wpsitemaps.providers.posts import post_entries
 from wpsitemaps.site import SiteContext
-from wpsitemaps.urls import encode_url
-from wpsitemaps.urls import is_listable
 
 NEWS_WINDOW = timedelta(hours=48)
 NEWS_MAX_PER_PAGE = 1000
@@ -154,8 +149,8 @@ class NewsProvider:
 def news_entries(conn: Connection, site: SiteContext, rows: list[Row[Any]]) -> list[UrlEntry]:
     """UrlEntries with news:news and image:image for rows, in the rows' order.
 
-    Like posts.build_entries(), with the same batched permalink and image lookups, but one
-    entry per article: the <!--nextpage--> states are pages of the article, not articles.
+    posts.post_entries() per type (one entry per article: the <!--nextpage--> states are
+    pages of the article, not articles), plus news:news.
     """
     by_type: dict[str, list[Row[Any]]] = defaultdict(list)
     for r in rows:
@@ -166,15 +161,12 @@ def news_entries(conn: Connection, site: SiteContext, rows: list[Row[Any]]) -> l
         ctype = site.types.post_type(type_name)
         if ctype is None:
             continue
-        meta = qp.meta_values(conn, site.tables, [int(r.ID) for r in type_rows], META_KEYS)
-        links = post_links(conn, site, ctype, type_rows, meta)
-        images = page_images(conn, site, type_rows, meta)
+        entries = post_entries(conn, site, ctype, type_rows)
         for r in type_rows:
             pid = int(r.ID)
-            loc = encode_url(links[pid])
             published: datetime | None = utc(r.post_date_gmt)
-            if published is None or not is_listable(loc):
+            if published is None or pid not in entries:
                 continue
             news = NewsEntry(name, language, published, news_title(str(r.post_title or "")))
-            built[pid] = UrlEntry(loc, post_lastmod(r), images.get(pid, ()), news=news)
+            built[pid] = replace(entries[pid], news=news)
     return [built[int(r.ID)] for r in rows if int(r.ID) in built]

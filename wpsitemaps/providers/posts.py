@@ -51,25 +51,39 @@ def post_lastmod(row: Row[Any]) -> Any:
     return latest(utc(row.post_modified_gmt), utc(row.post_date_gmt))
 
 
-def build_entries(conn: Connection, site: SiteContext, ctype: ContentType,
-                  rows: list[Row[Any]]) -> list[UrlEntry]:
-    """UrlEntries (with images and <!--nextpage--> states) for rows of one type."""
+def post_entries(conn: Connection, site: SiteContext, ctype: ContentType,
+                 rows: list[Row[Any]]) -> dict[int, UrlEntry]:
+    """{ID: UrlEntry with loc, lastmod and images} for rows of one type, in batched queries;
+    rows whose URL cannot be listed are left out."""
     ids = [int(r.ID) for r in rows]
     meta = qp.meta_values(conn, site.tables, ids, META_KEYS)
     links = post_links(conn, site, ctype, rows, meta)
     images = page_images(conn, site, rows, meta)
-    out: list[UrlEntry] = []
+    out: dict[int, UrlEntry] = {}
     for r in rows:
         pid = int(r.ID)
         loc = encode_url(links[pid])
         if not is_listable(loc):
             log.debug("post %s left out: URL not listable (%d chars)", pid, len(loc))
             continue
-        lastmod = post_lastmod(r)
-        out.append(UrlEntry(loc, lastmod, images.get(pid, ())))
+        out[pid] = UrlEntry(loc, post_lastmod(r), images.get(pid, ()))
+    return out
+
+
+def build_entries(conn: Connection, site: SiteContext, ctype: ContentType,
+                  rows: list[Row[Any]]) -> list[UrlEntry]:
+    """post_entries() in row order, each followed by its <!--nextpage--> states."""
+    built = post_entries(conn, site, ctype, rows)
+    out: list[UrlEntry] = []
+    for r in rows:
+        entry = built.get(int(r.ID))
+        if entry is None:
+            continue
+        out.append(entry)
         link = _link_input(r)
         for n in range(2, page_count(str(r.post_content or "")) + 1):
-            out.append(UrlEntry(permalinks.paged_url(site.links, link, loc, n), lastmod))
+            out.append(UrlEntry(permalinks.paged_url(site.links, link, entry.loc, n),
+                                entry.lastmod))
     return out
 
 
