@@ -36,6 +36,8 @@ rewrite_slug = "genre"
 def port_free(port: int) -> bool:
     """Whether nothing listens on 127.0.0.1:port."""
     with socket.socket() as sock:
+        # As gunicorn binds: a port in TIME_WAIT after the last run is free.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind(("127.0.0.1", port))
         except OSError:
