@@ -176,6 +176,15 @@ def test_urlset_headers_and_detail_urls(client: FlaskClient) -> None:
     assert locs(resp.data) == [f"{FRONT}/Article/1/hallo-welt", f"{FRONT}/Article/2/nur-intern"]
 
 
+def test_browser_navigation_still_gets_xml(client: FlaskClient) -> None:
+    """The API answers XML even to a browser's top-level navigation (no HTML rendering)."""
+    resp = client.get("/api/sitemap?" + urlencode(BASE),
+                      headers={"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate"})
+    assert resp.status_code == 200
+    assert resp.headers["Content-Type"] == "application/xml; charset=utf-8"
+    assert resp.data.startswith(b"<?xml")
+
+
 def test_data_type_is_case_insensitive_and_canonical(client: FlaskClient) -> None:
     """dataType=aRtIcLe is Article, spelt canonically in the URLs."""
     assert locs(xml(client, dataType="aRtIcLe"))[0] == f"{FRONT}/Article/1/hallo-welt"

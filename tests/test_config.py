@@ -46,6 +46,8 @@ def test_toml_file_and_precedence(tmp_path: Path) -> None:
     ({"ENTRIES_PER_PAGE": "ten"}, "WPSITEMAPS_ENTRIES_PER_PAGE: 'ten' is not an integer"),
     ({"HOME_URL": "example.org"}, "WPSITEMAPS_HOME_URL: 'example.org' is not an absolute"),
     ({"HOME_URL": "https://e.org/?a=1"}, "must not have a query"),
+    ({"VIDEO_DEFAULT_THUMBNAIL": "logo.png"}, "WPSITEMAPS_VIDEO_DEFAULT_THUMBNAIL: 'logo.png'"),
+    ({"CACHE_TTL": "-1"}, "WPSITEMAPS_CACHE_TTL: -1 must be 0 or more"),
 ])
 def test_invalid_settings_name_the_setting(overrides: dict[str, str], message: str) -> None:
     """Each invalid value raises a ConfigError whose message names the setting."""

@@ -15,6 +15,7 @@ from wpsitemaps import export
 from wpsitemaps.export import ExportError
 from wpsitemaps.export import site_files
 from wpsitemaps.export import write_atomically
+from wpsitemaps.paths import XSL_DIR
 
 
 def run_export(app: Flask, target: Path, monkeypatch: pytest.MonkeyPatch,
@@ -39,12 +40,13 @@ def test_every_file_equals_the_server_answer(app: Flask, tmp_path: Path,
 
 def test_export_is_complete(app: Flask, tmp_path: Path,
                             monkeypatch: pytest.MonkeyPatch) -> None:
-    """The index, every sitemap it lists (and their .gz), robots.txt and its lines are there."""
+    """The index, every sitemap it lists (and .gz), the XSLs, robots.txt and its lines are there."""
     run_export(app, tmp_path / "out", monkeypatch, "--gzip")
     index = (tmp_path / "out" / "sitemap_index.xml").read_bytes()
     names = {loc.rsplit("/", 1)[1] for loc, _ in parse_index(index)}
     expected = {"sitemap_index.xml", "robots.txt", "robots-sitemap.txt"} | names
     expected |= {f"{n}.gz" for n in names | {"sitemap_index.xml"}}
+    expected |= {p.name for p in XSL_DIR.glob("*.xsl")}
     assert {p.name for p in (tmp_path / "out").iterdir()} == expected
 
 

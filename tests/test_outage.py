@@ -65,8 +65,9 @@ def proxy() -> Iterator[TcpProxy]:
 def proxied_app(mariadb_name: str, proxy: TcpProxy) -> Flask:
     """The app reading the outage site through the proxy, as the SELECT-only user."""
     url = wpdb.mariadb_url(mariadb_name).replace(f":{wpdb.MARIADB_PORT}/", f":{proxy.port}/")
+    # CACHE_TTL 0: every request runs all of its statements, so a cut can hit each one.
     return create_app({"TESTING": True, "DATABASE_URL": url, "NOW": "option:test_now",
-                       "ENTRIES_PER_PAGE": 8})
+                       "ENTRIES_PER_PAGE": 8, "CACHE_TTL": 0})
 
 
 def assert_unavailable(resp: Any) -> None:

@@ -111,6 +111,23 @@ def test_peer_videos_without_thumbnail_are_logged(peer_app: Flask, truth: dict[s
         assert any(m.startswith(f"post {post_id}: ") and ident in m for m in logged), ident
 
 
+def test_peer_default_thumbnail_serves_every_truth_video(peer_url: str, truth: dict[str, Any]
+                                                        ) -> None:
+    """With video_default_thumbnail set, all 24 videos of the truth are served, the ones
+    without a thumbnail of their own showing the default."""
+    from tests.conftest import PEER_CONFIG
+    from wpsitemaps import create_app
+
+    default = "https://cdn.example.org/video-default.jpg"
+    app = create_app({"TESTING": True, "DATABASE_URL": peer_url, **PEER_CONFIG,
+                      "VIDEO_DEFAULT_THUMBNAIL": default})
+    served = video_map(fetch(app))
+    expected = {e["loc"]: sorted(_thumbnail(e, v) or default for v in e["videos"])
+                for e in truth["videos"]["entries"]}
+    assert sum(len(v) for v in expected.values()) == 24
+    assert {loc: sorted(v["thumbnail_loc"] for v in vs) for loc, vs in served.items()} == expected
+
+
 def test_peer_titles_and_descriptions(peer_app: Flask, truth: dict[str, Any]) -> None:
     """Titles are the decoded stored titles; descriptions the excerpt or the content text."""
     assert any(not e["title_raw"] for e in truth["videos"]["entries"])

@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import Flask
 
+from wpsitemaps import boundscache
 from wpsitemaps import db
 from wpsitemaps.config import load_settings
 from wpsitemaps.paths import TEMPLATES_DIR
@@ -22,6 +23,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config["TESTING"] = bool((config or {}).get("TESTING", False))
     app.extensions["wpsitemaps.settings"] = settings
     db.init_app(app, settings)
+    boundscache.init_app(app, settings.cache_ttl)
     from wpsitemaps import api
     from wpsitemaps import views
 

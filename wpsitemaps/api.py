@@ -203,19 +203,21 @@ def sitemap() -> BaseResponse:
     if params.page is None and len(bounds) > 1:
         refs = [SitemapRef(page_url(params, target, n), utc(row[2]))
                 for n, row in enumerate(bounds, start=1)]
-        return xml_response(render_index(refs, None), latest(*(r.lastmod for r in refs)))
+        return xml_response(render_index(refs, None), latest(*(r.lastmod for r in refs)),
+                            negotiate=False)
     page = params.page or 1
     if page > len(bounds):
         if params.page is not None:
             abort(404, "page: no such page")
-        return xml_response(render_urlset([], None), None)
+        return xml_response(render_urlset([], None), None, negotiate=False)
     assert where is not None  # bounds is empty without a condition
     rows = qp.page_rows(conn, site.tables, where, int(bounds[page - 1][1]), PAGE_SIZE,
                         with_content=False)
     entries = [UrlEntry(detail_url(params.base_url, target.data_type, int(r.ID),
                                    str(r.post_title or "")), utc(r.post_modified_gmt))
                for r in rows]
-    return xml_response(render_urlset(entries, None), latest(*(e.lastmod for e in entries)))
+    return xml_response(render_urlset(entries, None), latest(*(e.lastmod for e in entries)),
+                        negotiate=False)
 
 
 def database_unavailable(exc: Exception) -> Response:

@@ -53,6 +53,8 @@ class Settings:
     news_name: str | None = None
     news_excluded_categories: tuple[str, ...] = ()
     pool_recycle: int = 280
+    cache_ttl: int = 300
+    video_default_thumbnail: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -69,6 +71,8 @@ SCALAR_KEYS = {
     "now": str,
     "news_name": str,
     "pool_recycle": int,
+    "cache_ttl": int,
+    "video_default_thumbnail": str,
 }
 LIST_KEYS = {"news_post_types", "news_excluded_categories", "exclude_post_types",
              "exclude_taxonomies"}
@@ -149,6 +153,9 @@ def _build(raw: dict[str, Any]) -> Settings:
         news_excluded_categories=_list(raw.get("news_excluded_categories", ()),
                                        "news_excluded_categories"),
         pool_recycle=_int(raw.get("pool_recycle", 280), "WPSITEMAPS_POOL_RECYCLE"),
+        cache_ttl=_nonnegative(raw.get("cache_ttl", 300), "WPSITEMAPS_CACHE_TTL"),
+        video_default_thumbnail=_absolute(raw.get("video_default_thumbnail"),
+                                          "WPSITEMAPS_VIDEO_DEFAULT_THUMBNAIL"),
         extra={k: raw[k] for k in EXTRA_KEYS if k in raw},
     )
 
@@ -171,6 +178,14 @@ def _int(value: Any, name: str) -> int:
         raise ConfigError(f"{name}: {value!r} is not an integer") from None
 
 
+def _nonnegative(value: Any, name: str) -> int:
+    """An integer >= 0."""
+    number = _int(value, name)
+    if number < 0:
+        raise ConfigError(f"{name}: {number} must be 0 or more")
+    return number
+
+
 def _bool(value: Any, name: str) -> bool:
     """Parse a boolean setting (true/false/1/0/yes/no)."""
     if isinstance(value, bool):
@@ -190,6 +205,16 @@ def _list(value: Any, name: str) -> tuple[str, ...]:
     if isinstance(value, list | tuple):
         return tuple(str(part) for part in value)
     raise ConfigError(f"{name}: expected a list, got {value!r}")
+
+
+def _absolute(value: Any, name: str) -> str | None:
+    """An optional absolute http(s) URL."""
+    if value in (None, ""):
+        return None
+    parts = urlsplit(str(value))
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ConfigError(f"{name}: {value!r} is not an absolute http(s) URL")
+    return str(value)
 
 
 def _home(value: str) -> str:

@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 MAX_IMAGES = 1000
 ImageKind = Literal["content_img", "content_img_wp_image_class", "gallery_ids",
                     "gallery_block_ids", "gallery_attached_children"]
+_MAY_HAVE_IMAGES = re.compile(r"<img|\[gallery|wp:gallery", re.I)
 _WP_IMAGE = re.compile(r"wp-image-(\d+)")
 
 
@@ -148,8 +149,11 @@ def _gallery_refs(content: str, blocks_ids: list[list[int]]) -> list[ImageRef]:
 
 def scan_images(content: str, home: str) -> ImageScan:
     """Every image reference of raw post_content plus the `<img>` skipped, with reasons."""
-    doc = scan(content, frozenset({"img"}))
     result = ImageScan()
+    if _MAY_HAVE_IMAGES.search(content) is None:
+        return result  # nothing to tokenise: no <img>, no gallery shortcode or block
+    # Only gallery blocks matter here (their ids); <img> needs no block context.
+    doc = scan(content, frozenset({"img"}), only_blocks=("wp:gallery",))
     for tag in doc.tags:
         if tag.name != "img":
             continue  # a stray </img>
@@ -191,7 +195,7 @@ def image_needs(posts: Iterable[tuple[int, int | None, Sequence[ImageRef]]]) -> 
 
 def attachment_url(upload_baseurl: str, attached_file: str) -> str:
     """wp_get_attachment_url() from _wp_attached_file (relative to the upload base)."""
-    if urlsplit(attached_file).scheme in ("http", "https"):
+    if attached_file[:8].lower().startswith(("http://", "https://")):
         return attached_file
     marker = "wp-content/uploads/"
     if marker in attached_file:  # an old absolute path stored by some importers

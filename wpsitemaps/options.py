@@ -54,7 +54,18 @@ class SiteOptions:
     wpseo: dict[Any, Any] = field(default_factory=dict)
     default_category: int = 1
     yoast_active: bool = False
+    stored_home: str = ""  # the home option as stored, when home_url overrides it
     raw: dict[str, str] = field(default_factory=dict)
+
+    def public_content(self, content: str) -> str:
+        """post_content with the stored (internal) home rewritten to the public home URL.
+
+        Behind a proxy the database's URLs name the internal host; images and videos of the
+        site's own host must keep counting as the site's, under the public URL.
+        """
+        if self.stored_home and self.stored_home != self.home and self.stored_home in content:
+            return content.replace(self.stored_home, self.home)
+        return content
 
     @property
     def static_front(self) -> bool:
@@ -87,7 +98,7 @@ def _float(value: str | None) -> float:
 def parse_options(raw: dict[str, str], settings: Settings | None = None) -> SiteOptions:
     """Build SiteOptions from raw option rows, applying the home URL override."""
     parsed = {name: as_dict(unserialize(raw.get(name), f"option {name}")) for name in SERIALIZED}
-    home = (raw.get("home") or "").strip().rstrip("/")
+    home = stored_home = (raw.get("home") or "").strip().rstrip("/")
     siteurl = (raw.get("siteurl") or home).strip().rstrip("/")
     if settings is not None and settings.home_url:
         # Behind a proxy the stored home is internal; WordPress files usually sit under the
@@ -117,6 +128,7 @@ def parse_options(raw: dict[str, str], settings: Settings | None = None) -> Site
         wpseo_taxonomy_meta=parsed["wpseo_taxonomy_meta"],
         wpseo=parsed["wpseo"],
         default_category=_int(raw.get("default_category") or "1"),
+        stored_home=stored_home,
         yoast_active=any(str(v).startswith(YOAST_PLUGINS)
                          for v in parsed["active_plugins"].values()),
         raw=raw,

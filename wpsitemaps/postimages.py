@@ -24,7 +24,8 @@ def page_images(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]],
     """{post ID: images} in Yoast's order: featured, content <img>, galleries."""
     home = site.options.home
     found = [(int(r.ID), _featured(meta.get(int(r.ID), {})),
-              images.find_images(str(r.post_content or ""), home)) for r in rows]
+              images.find_images(site.options.public_content(str(r.post_content or "")), home))
+             for r in rows]
     needs = images.image_needs(found)
     children = qp.attached_images(conn, site.tables, needs.parents) if needs.parents else {}
     wanted = set(needs.ids) | {c for ids in children.values() for c in ids}

@@ -19,6 +19,7 @@ from sqlalchemy import exists
 from sqlalchemy import func
 from sqlalchemy import or_
 from sqlalchemy import select
+from sqlalchemy.ext.compiler import compiles
 
 from wpsitemaps.schema import WPTables
 
@@ -56,21 +57,50 @@ def has_canonical(t: WPTables) -> ColumnElement[bool]:
                           m.c.meta_value != "")
 
 
-def published(t: WPTables, post_types: Sequence[str]) -> ColumnElement[bool]:
-    """Published, not password-protected posts of the given types."""
+class NoIndex(ColumnElement[Any]):
+    """A column the planner must not use an index for (SQLite: unary plus), so that a page
+    query walks the primary key from its first ID instead of sorting every row of a type."""
+
+    inherit_cache = True
+
+    def __init__(self, column: ColumnElement[Any]) -> None:
+        self.column = column
+        self.type = column.type
+
+
+@compiles(NoIndex)
+def _no_index_default(element: NoIndex, compiler: Any, **kw: Any) -> str:
+    # MySQL/MariaDB get FORCE INDEX (PRIMARY) instead (page_rows).
+    text: str = compiler.process(element.column, **kw)
+    return text
+
+
+@compiles(NoIndex, "sqlite")
+def _no_index_sqlite(element: NoIndex, compiler: Any, **kw: Any) -> str:
+    text: str = compiler.process(element.column, **kw)
+    return "+" + text
+
+
+def published(t: WPTables, post_types: Sequence[str], keyset: bool = False,
+              ) -> ColumnElement[bool]:
+    """Published, not password-protected posts of the given types.
+
+    keyset=True: for page queries that walk IDs (see NoIndex).
+    """
     p = t.posts
-    return and_(p.c.post_type.in_(list(post_types)), p.c.post_status == "publish",
-                p.c.post_password == "")
+    ptype: ColumnElement[Any] = NoIndex(p.c.post_type) if keyset else p.c.post_type
+    status: ColumnElement[Any] = NoIndex(p.c.post_status) if keyset else p.c.post_status
+    return and_(ptype.in_(list(post_types)), status == "publish", p.c.post_password == "")
 
 
 def listable(t: WPTables, post_types: Sequence[str], keep_canonical: Sequence[int] = (),
-             exclude_ids: Sequence[int] = ()) -> ColumnElement[bool]:
+             exclude_ids: Sequence[int] = (), keyset: bool = False) -> ColumnElement[bool]:
     """The full sitemap condition: published, indexable, no foreign canonical."""
     p = t.posts
     canonical_ok = ~has_canonical(t)
     if keep_canonical:
         canonical_ok = or_(canonical_ok, p.c.ID.in_(list(keep_canonical)))
-    cond = and_(published(t, post_types), ~noindexed(t), canonical_ok)
+    cond = and_(published(t, post_types, keyset), ~noindexed(t), canonical_ok)
     if exclude_ids:
         cond = and_(cond, p.c.ID.not_in(list(exclude_ids)))
     return cond
@@ -98,7 +128,9 @@ def page_rows(conn: Connection, t: WPTables, where: ColumnElement[bool], first_i
             p.c.post_excerpt]
     if with_content:
         cols.append(p.c.post_content)
-    stmt = select(*cols).where(where, p.c.ID >= first_id).order_by(p.c.ID).limit(limit)
+    stmt = (select(*cols).where(where, p.c.ID >= first_id).order_by(p.c.ID).limit(limit)
+            .with_hint(p, "FORCE INDEX (PRIMARY)", "mysql")
+            .with_hint(p, "FORCE INDEX (PRIMARY)", "mariadb"))
     return list(conn.execute(stmt))
 
 
@@ -121,8 +153,10 @@ def meta_values(conn: Connection, t: WPTables, ids: Iterable[int],
     m = t.postmeta
     out: dict[int, dict[str, str]] = defaultdict(dict)
     for chunk in chunks(ids):
+        # NoIndex: look rows up by post_id; the meta_key index would visit every post's key.
         rows = conn.execute(select(m.c.post_id, m.c.meta_key, m.c.meta_value)
-                            .where(m.c.post_id.in_(chunk), m.c.meta_key.in_(list(keys)))
+                            .where(m.c.post_id.in_(chunk),
+                                   NoIndex(m.c.meta_key).in_(list(keys)))
                             .order_by(m.c.meta_id))
         for post_id, key, value in rows:
             out[int(post_id)].setdefault(str(key), "" if value is None else str(value))
@@ -145,7 +179,8 @@ def attachment_files(conn: Connection, t: WPTables, ids: Iterable[int]) -> dict[
     for chunk in chunks(ids):
         rows = conn.execute(select(m.c.post_id, m.c.meta_value)
                             .join(p, p.c.ID == m.c.post_id)
-                            .where(m.c.post_id.in_(chunk), m.c.meta_key == "_wp_attached_file",
+                            .where(m.c.post_id.in_(chunk),
+                                   NoIndex(m.c.meta_key) == "_wp_attached_file",
                                    p.c.post_type == "attachment"))
         for post_id, value in rows:
             if value:

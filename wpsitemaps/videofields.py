@@ -111,6 +111,7 @@ class PostFacts:
     tags: tuple[str, ...] = ()
     uploader: str | None = None
     uploader_info: str | None = None
+    default_thumbnail: str | None = None  # the video_default_thumbnail setting
 
 
 @dataclass(frozen=True)
@@ -127,9 +128,10 @@ class VideoExtras:
 
 
 def thumbnail_for(ref: VideoRef, post: PostFacts, extras: VideoExtras) -> str | None:
-    """The first usable thumbnail: override, YouTube, poster, attachment image, featured."""
+    """The first usable thumbnail: override, YouTube, poster, attachment image, featured,
+    then the site's configured default (Google rejects a video without one)."""
     for candidate in (extras.thumbnail, ref.thumbnail_loc, ref.poster,
-                      extras.attachment_thumbnail, post.featured):
+                      extras.attachment_thumbnail, post.featured, post.default_thumbnail):
         url = listable_url(candidate)
         if url:
             return url
@@ -146,8 +148,8 @@ def build_video(ref: VideoRef, post: PostFacts, extras: VideoExtras) -> VideoEnt
         return None
     thumbnail = thumbnail_for(ref, post, extras)
     if thumbnail is None:
-        log.debug("%s left out: no thumbnail (no poster, attachment image or featured image)",
-                  label)
+        log.debug("%s left out: no thumbnail (no poster, attachment image, featured image "
+                  "or video_default_thumbnail)", label)
         return None
     description = clip(extras.description or post.description, MAX_DESCRIPTION)
     title = clip(extras.title or post.title, MAX_TITLE) or clip(description, MAX_TITLE)

@@ -71,7 +71,8 @@ def load_page_videos(conn: Connection, site: SiteContext,
     out = PageVideos()
     ids = [int(r.ID) for r in rows]
     post_meta = qp.meta_values(conn, t, ids, POST_KEYS)
-    found = [(int(r.ID), find_videos(str(r.post_content or ""), home)) for r in rows]
+    found = [(int(r.ID), find_videos(site.options.public_content(str(r.post_content or "")),
+                                     home)) for r in rows]
     attachments = _attachments(conn, site, found)
     out.attachments = {a.id: a for a in attachments}
     for pid, refs in found:

@@ -21,10 +21,12 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers.response import Response as BaseResponse
 
+from wpsitemaps.boundscache import cached_bounds
 from wpsitemaps.dates import latest
 from wpsitemaps.db import get_conn
 from wpsitemaps.entries import SitemapRef
 from wpsitemaps.entries import UrlEntry
+from wpsitemaps.paths import XSL_DIR
 from wpsitemaps.registry import lookup
 from wpsitemaps.registry import providers
 from wpsitemaps.render import render_index
@@ -32,6 +34,9 @@ from wpsitemaps.render import render_urlset
 from wpsitemaps.render import stylesheet_href
 from wpsitemaps.site import SiteContext
 from wpsitemaps.site import load_site
+from wpsitemaps.xslt import STYLESHEETS
+from wpsitemaps.xslt import transform
+from wpsitemaps.xslt import wants_html
 
 log = logging.getLogger(__name__)
 bp = Blueprint("wpsitemaps", __name__)
@@ -49,10 +54,23 @@ def sitemap_url(site: SiteContext, name: str, page: int) -> str:
     return f"{site.options.home}/{name}-sitemap{suffix}.xml"
 
 
-def xml_response(body: bytes, lastmod: datetime | None) -> BaseResponse:
-    """A sitemap response with caching headers; answers 304 to matching conditionals."""
-    resp = Response(body, mimetype="application/xml")
-    resp.headers["Content-Type"] = "application/xml; charset=utf-8"
+def xml_response(body: bytes, lastmod: datetime | None, kind: str = "main",
+                 negotiate: bool = True) -> BaseResponse:
+    """A sitemap response with caching headers; answers 304 to matching conditionals.
+
+    A browser's top-level navigation gets the `kind` stylesheet applied here (HTML), since
+    browsers are dropping XSLT; everything else (crawlers, fetches) gets the XML (#6).
+    negotiate=False always answers XML (the headless API, whose documents carry no PI).
+    """
+    content_type = "application/xml; charset=utf-8"
+    if negotiate and wants_html(request.headers):
+        body, content_type = transform(body, kind), "text/html; charset=utf-8"
+    return cached(Response(body, content_type=content_type), body, lastmod)
+
+
+def cached(resp: Response, body: bytes, lastmod: datetime | None) -> BaseResponse:
+    """Add the headers every sitemap and stylesheet carries; 304 on matching conditionals."""
+    resp.vary.update(("Sec-Fetch-Dest", "Sec-Fetch-Mode"))
     resp.headers["X-Robots-Tag"] = "noindex, follow"
     resp.headers["Cache-Control"] = "public, max-age=300"
     # Empty documents have no date of their own; the epoch is stable, and the ETag still
@@ -70,7 +88,7 @@ def sitemap_index() -> BaseResponse:
     refs: list[SitemapRef] = []
     if site.options.blog_public:
         for provider in providers(site):
-            for page, bound in enumerate(provider.bounds(conn, site), start=1):
+            for page, bound in enumerate(cached_bounds(provider, conn, site), start=1):
                 refs.append(SitemapRef(sitemap_url(site, provider.name, page), bound.lastmod))
     refs = refs[:MAX_INDEX_ENTRIES]
     body = render_index(refs, stylesheet_href(site.options.home, "main"))
@@ -100,14 +118,23 @@ def sitemap_page(filename: str) -> BaseResponse:
     if provider is None:
         abort(404, "No such sitemap.")
     conn = get_conn()
-    bounds = provider.bounds(conn, site) if site.options.blog_public else []
+    bounds = cached_bounds(provider, conn, site) if site.options.blog_public else []
     entries: Sequence[UrlEntry] = []
     if page <= len(bounds):
         entries = provider.entries(conn, site, page, bounds[page - 1])
     elif page > 1:
         abort(404, "No such sitemap page.")
     body = render_urlset(entries, stylesheet_href(site.options.home, provider.stylesheet))
-    return xml_response(body, latest(*(e.lastmod for e in entries)))
+    return xml_response(body, latest(*(e.lastmod for e in entries)), provider.stylesheet)
+
+
+@bp.get("/<any(main, video, news):kind>-sitemap.xsl")
+def stylesheet(kind: str) -> BaseResponse:
+    """The XSL files of xsl/, named by the <?xml-stylesheet?> PI of each sitemap."""
+    path = XSL_DIR / STYLESHEETS[kind]
+    body = path.read_bytes()
+    mtime = datetime.fromtimestamp(int(path.stat().st_mtime), UTC)
+    return cached(Response(body, content_type="text/xsl; charset=utf-8"), body, mtime)
 
 
 def plain(body: str, status: int, **headers: str) -> Response:

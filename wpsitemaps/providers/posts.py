@@ -89,18 +89,22 @@ class PostTypeProvider:
         """Sitemap name = post type name (post-sitemap.xml, page-sitemap.xml...)."""
         return self.ctype.name
 
-    def condition(self, conn: Connection, site: SiteContext) -> ColumnElement[bool]:
-        """The SQL condition for listed rows (cached for the request)."""
-        cache: dict[str, ColumnElement[bool]] = g.setdefault("wp_post_conditions", {})
-        if self.name not in cache:
+    def condition(self, conn: Connection, site: SiteContext,
+                  keyset: bool = False) -> ColumnElement[bool]:
+        """The SQL condition for listed rows (cached for the request); keyset=True for page
+        queries that walk IDs from a bound."""
+        cache: dict[tuple[str, bool], ColumnElement[bool]] = g.setdefault(
+            "wp_post_conditions", {})
+        if (self.name, keyset) not in cache:
             exclude: list[int] = []
             if self.name == "page":
                 # Yoast lists the front page and the posts page as first links instead.
                 exclude = [i for i in (site.options.page_on_front, site.options.page_for_posts)
                            if i > 0]
             keep = self._self_canonical(conn, site)
-            cache[self.name] = qp.listable(site.tables, [self.name], keep, exclude)
-        return cache[self.name]
+            cache[(self.name, keyset)] = qp.listable(site.tables, [self.name], keep, exclude,
+                                                     keyset)
+        return cache[(self.name, keyset)]
 
     def _self_canonical(self, conn: Connection, site: SiteContext) -> list[int]:
         """IDs whose canonical override equals their own permalink (they stay listed)."""
@@ -126,7 +130,8 @@ class PostTypeProvider:
     def entries(self, conn: Connection, site: SiteContext, page: int,
                 bound: PageBound) -> list[UrlEntry]:
         """One page of entries, first links on page 1."""
-        rows = qp.page_rows(conn, site.tables, self.condition(conn, site), bound.first_key,
+        rows = qp.page_rows(conn, site.tables, self.condition(conn, site, keyset=True),
+                            bound.first_key,
                             site.settings.entries_per_page)
         entries = build_entries(conn, site, self.ctype, rows)
         return (self.first_links(conn, site) + entries) if page == 1 else entries

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from flask import g
 from sqlalchemy import Connection
 
 from wpsitemaps import permalinks
 from wpsitemaps import queries_terms as qt
+from wpsitemaps.boundscache import cached
 from wpsitemaps.contenttypes import ContentType
 from wpsitemaps.dates import latest
 from wpsitemaps.dates import utc
@@ -92,12 +92,19 @@ class TaxonomyProvider:
         """Sitemap name = taxonomy name (category-sitemap.xml, post_tag-sitemap.xml...)."""
         return self.ctype.name
 
-    def terms(self, conn: Connection, site: SiteContext) -> list[Term]:
-        """The listed terms in term_id order (cached for the request)."""
-        cache: dict[str, list[Term]] = g.setdefault("wp_terms", {})
-        if self.name not in cache:
-            cache[self.name] = self._terms(conn, site)
-        return cache[self.name]
+    def terms(self, conn: Connection, site: SiteContext) -> list[tuple[Term, datetime | None]]:
+        """The listed terms in term_id order with their lastmod.
+
+        Cached like page bounds (boundscache): a term's lastmod needs every published post
+        in it and its descendants, which grows with the site.
+        """
+        def compute() -> list[tuple[Term, datetime | None]]:
+            terms = self._terms(conn, site)
+            mods = self._lastmods(conn, site, terms)
+            return [(t, mods[t.term_id]) for t in terms]
+
+        result: list[tuple[Term, datetime | None]] = cached(site, ("terms", self), compute)
+        return result
 
     def _terms(self, conn: Connection, site: SiteContext) -> list[Term]:
         rows = qt.taxonomy_terms(conn, site.tables, self.name)
@@ -132,16 +139,12 @@ class TaxonomyProvider:
     def bounds(self, conn: Connection, site: SiteContext) -> list[PageBound]:
         """Pages of `entries_per_page` terms."""
         terms = self.terms(conn, site)
-        mods = self._lastmods(conn, site, terms)
         size = site.settings.entries_per_page
-        return [PageBound(terms[i].term_id,
-                          latest(*(mods[t.term_id] for t in terms[i:i + size])))
+        return [PageBound(terms[i][0].term_id, latest(*(m for _, m in terms[i:i + size])))
                 for i in range(0, len(terms), size)]
 
     def entries(self, conn: Connection, site: SiteContext, page: int,
                 bound: PageBound) -> list[UrlEntry]:
         """The terms of one page."""
-        terms = [t for t in self.terms(conn, site) if t.term_id >= bound.first_key]
-        terms = terms[:site.settings.entries_per_page]
-        mods = self._lastmods(conn, site, terms)
-        return [UrlEntry(t.loc, mods[t.term_id]) for t in terms]
+        terms = [(t, m) for t, m in self.terms(conn, site) if t.term_id >= bound.first_key]
+        return [UrlEntry(t.loc, m) for t, m in terms[:site.settings.entries_per_page]]

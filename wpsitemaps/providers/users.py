@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from flask import g
 from sqlalchemy import Connection
 
 from wpsitemaps import permalinks
 from wpsitemaps import queries_users as qu
+from wpsitemaps.boundscache import cached
 from wpsitemaps.dates import latest
 from wpsitemaps.dates import utc
 from wpsitemaps.entries import PageBound
@@ -36,8 +35,7 @@ class AuthorProvider:
     stylesheet: str = "main"
 
     def _entries(self, conn: Connection, site: SiteContext) -> list[tuple[int, UrlEntry]]:
-        cache: dict[str, Any] = g.setdefault("wp_authors", {})
-        if "rows" not in cache:
+        def compute() -> list[tuple[int, UrlEntry]]:
             out: list[tuple[int, UrlEntry]] = []
             for uid, nicename, modified in qu.authors(conn, site.tables):
                 url = permalinks.author_url(site.links, site.author_type, int(uid),
@@ -45,8 +43,10 @@ class AuthorProvider:
                 loc = encode_url(url)
                 if is_listable(loc):
                     out.append((int(uid), UrlEntry(loc, utc(modified))))
-            cache["rows"] = out
-        rows: list[tuple[int, UrlEntry]] = cache["rows"]
+            return out
+
+        # Cached like page bounds: each author's newest post is an aggregate over all posts.
+        rows: list[tuple[int, UrlEntry]] = cached(site, ("authors", self), compute)
         return rows
 
     def bounds(self, conn: Connection, site: SiteContext) -> list[PageBound]:

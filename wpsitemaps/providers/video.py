@@ -156,7 +156,8 @@ def _post_facts(row: Row[Any], found: PageVideos, site: SiteContext) -> PostFact
             if uploader and nicename else None)
     return PostFacts(pid, video_title(str(row.post_title or ""), description), description,
                      utc(row.post_date_gmt), found.featured.get(pid),
-                     tag_list(found.tags.get(pid, [])), uploader, info)
+                     tag_list(found.tags.get(pid, [])), uploader, info,
+                     site.settings.video_default_thumbnail)
 
 
 def _post_videos(row: Row[Any], found: PageVideos, site: SiteContext) -> list[VideoEntry]:

@@ -1,0 +1,113 @@
+"""The page-bounds cache: TTL, stale-while-refresh, forced refresh, and its effect on pages."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable
+
+from flask import Flask
+
+from tests.builder import Site
+from tests.sitemaps import parse_index
+from wpsitemaps.boundscache import EXTENSION
+from wpsitemaps.boundscache import REFRESH_ENVIRON_KEY
+from wpsitemaps.boundscache import BoundsCache
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_fresh_value_is_reused() -> None:
+    """Within the TTL the value is computed once."""
+    calls: list[int] = []
+    cache = BoundsCache(300, Clock())
+    assert cache.get("k", lambda: calls.append(1) or len(calls)) == 1
+    assert cache.get("k", lambda: calls.append(1) or len(calls)) == 1
+    assert calls == [1]
+
+
+def test_stale_value_is_served_and_a_refresh_is_asked_for() -> None:
+    """Past the TTL the old value is returned at once and the refresher is called."""
+    clock, asked = Clock(), []
+    cache = BoundsCache(300, clock, on_stale=lambda: asked.append(1))
+    cache.get("k", lambda: "old")
+    clock.now += 301
+    assert cache.get("k", lambda: "new") == "old"
+    assert asked == [1]
+
+
+def test_forced_get_recomputes() -> None:
+    """force=True (the background refresh) computes and stores the new value."""
+    cache = BoundsCache(300, Clock(), on_stale=lambda: None)
+    cache.get("k", lambda: "old")
+    assert cache.get("k", lambda: "new", force=True) == "new"
+    assert cache.get("k", lambda: "newer") == "new"
+
+
+def test_ttl_zero_never_caches() -> None:
+    """cache_ttl = 0 computes on every call."""
+    cache = BoundsCache(0, Clock())
+    cache.get("k", lambda: "a")
+    assert cache.get("k", lambda: "b") == "b"
+
+
+def _add_posts(url: str, first_id: int, count: int) -> None:
+    """Publish more posts straight into the SQLite file (as WordPress would, meanwhile)."""
+    con = sqlite3.connect(url.removeprefix("sqlite:///"))
+    row = con.execute("SELECT * FROM wp_posts WHERE post_type = 'post' LIMIT 1").fetchone()
+    cols = [c[1] for c in con.execute("PRAGMA table_info(wp_posts)")]
+    for i in range(count):
+        values = dict(zip(cols, row, strict=True))
+        values.update(ID=first_id + i, post_name=f"late-{i}")
+        con.execute(f"INSERT INTO wp_posts ({', '.join(cols)}) VALUES "
+                    f"({', '.join('?' for _ in cols)})", list(values.values()))
+    con.commit()
+    con.close()
+
+
+def test_background_refresh_updates_the_index(make_app: Callable[..., Flask]) -> None:
+    """Posts published after the first request show up once the refresh has run."""
+    site = Site()
+    for i in range(3):
+        site.post(f"Post {i}", name=f"p-{i}")
+    app = make_app(site, ENTRIES_PER_PAGE=2)
+    client = app.test_client()
+    assert sum("post-sitemap" in loc for loc, _ in parse_index(
+        client.get("/sitemap_index.xml").data)) == 2
+    _add_posts(app.extensions["wpsitemaps.settings"].database_url, 500, 3)
+    cached = parse_index(client.get("/sitemap_index.xml").data)
+    assert sum("post-sitemap" in loc for loc, _ in cached) == 2  # still within the TTL
+    client.get("/sitemap_index.xml", environ_base={REFRESH_ENVIRON_KEY: True})
+    fresh = parse_index(client.get("/sitemap_index.xml").data)
+    assert sum("post-sitemap" in loc for loc, _ in fresh) == 3
+
+
+def test_stale_cache_triggers_a_background_refresh(make_app: Callable[..., Flask]) -> None:
+    """After the TTL a request gets the old index at once; a thread refreshes it."""
+    site = Site()
+    site.post("Only", name="only")
+    app = make_app(site, ENTRIES_PER_PAGE=1)
+    client = app.test_client()
+    client.get("/sitemap_index.xml")
+    _add_posts(app.extensions["wpsitemaps.settings"].database_url, 500, 1)
+    cache: BoundsCache = app.extensions[EXTENSION]
+    cache.clock = lambda: time.monotonic() + 10_000  # everything is stale now
+    stale = parse_index(client.get("/sitemap_index.xml").data)
+    assert sum("post-sitemap" in loc for loc, _ in stale) == 1
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        cache.clock = time.monotonic
+        if sum("post-sitemap" in loc for loc, _ in parse_index(
+                client.get("/sitemap_index.xml").data)) == 2:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the background refresh never updated the index")

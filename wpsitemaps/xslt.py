@@ -1,0 +1,92 @@
+"""Server-side XSLT: the xsl/ stylesheets applied by libxslt for browsers that navigate.
+
+Browsers are dropping XSLT (Chrome from 155), so for a person's top-level navigation we run
+the same stylesheet the `<?xml-stylesheet?>` PI names and answer HTML. Stylesheets are
+compiled once per process and run with no network, no file writes and no document() reads.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from lxml import etree
+from werkzeug.datastructures import Headers
+
+from wpsitemaps.paths import XSL_DIR
+
+# Sitemap kind -> stylesheet file in xsl/ (and the URL path the PI names).
+STYLESHEETS: dict[str, str] = {
+    "main": "main-sitemap.xsl",
+    "video": "video-sitemap.xsl",
+    "news": "news-sitemap.xsl",
+}
+
+# Nothing read from the network or a file while transforming: our stylesheets need no
+# document() and no output documents, so everything is denied at run time.
+ACCESS = etree.XSLTAccessControl(read_file=False, write_file=False, create_dir=False,
+                                 read_network=False, write_network=False)
+
+_lock = threading.Lock()
+
+
+class _XslDirOnly(etree.Resolver):  # type: ignore[misc]
+    """Compile-time loads (xsl:include/import) may only read files inside xsl/."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__()
+        self.root = root.resolve()
+
+    def resolve(self, url: str, pubid: str | None, context: Any) -> Any:
+        """Serve files under xsl/; refuse anything else (the compile fails)."""
+        path = Path(url.removeprefix("file://")).resolve()
+        if "://" not in url.removeprefix("file://") and path.is_relative_to(self.root):
+            return self.resolve_filename(str(path), context)
+        raise etree.XSLTParseError(f"refused to load {url!r}: only files in xsl/ are allowed")
+
+
+def safe_parser() -> etree.XMLParser:
+    """An XML parser that never touches the network and never expands entities."""
+    return etree.XMLParser(no_network=True, resolve_entities=False, load_dtd=False,
+                           huge_tree=False, remove_blank_text=False)
+
+
+def compile_stylesheet(path: Path, root: Path = XSL_DIR) -> etree.XSLT:
+    """Compile one stylesheet with the safe parser and the run-time access control."""
+    parser = safe_parser()
+    parser.resolvers.add(_XslDirOnly(root))
+    doc = etree.parse(str(path), parser)
+    return etree.XSLT(doc, access_control=ACCESS)
+
+
+@lru_cache(maxsize=len(STYLESHEETS))
+def stylesheet(kind: str) -> etree.XSLT:
+    """The compiled stylesheet for a sitemap kind ("main", "video", "news"), once per process."""
+    try:
+        name = STYLESHEETS[kind]
+    except KeyError:
+        raise ValueError(f"unknown sitemap kind {kind!r}") from None
+    return compile_stylesheet(XSL_DIR / name)
+
+
+def wants_html(headers: Headers | Mapping[str, str]) -> bool:
+    """True only for a browser's top-level navigation (Sec-Fetch-Dest + Sec-Fetch-Mode)."""
+    dest = (headers.get("Sec-Fetch-Dest") or "").strip().lower()
+    mode = (headers.get("Sec-Fetch-Mode") or "").strip().lower()
+    return dest == "document" and mode == "navigate"
+
+
+def transform(xml: bytes, stylesheet_name: str) -> bytes:
+    """Apply the kind's stylesheet to a sitemap document and return UTF-8 HTML."""
+    xslt = stylesheet(stylesheet_name)
+    doc = etree.fromstring(xml, safe_parser()).getroottree()
+    # An XSLT object is not safe to run from several threads at once (lxml docs).
+    with _lock:
+        result = xslt(doc)
+    if xslt.error_log and result.getroot() is None:
+        raise ValueError(f"XSLT failed: {xslt.error_log}")
+    out: bytes = bytes(result)
+    return out
