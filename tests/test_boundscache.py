@@ -6,6 +6,7 @@ import sqlite3
 import time
 from collections.abc import Callable
 
+import pytest
 from flask import Flask
 
 from tests.builder import Site
@@ -111,3 +112,28 @@ def test_stale_cache_triggers_a_background_refresh(make_app: Callable[..., Flask
         time.sleep(0.05)
     else:
         raise AssertionError("the background refresh never updated the index")
+
+
+def test_slow_video_scan_runs_in_the_background(make_app: Callable[..., Flask],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a large site the video sitemap is not computed in a request: 503 and left out of
+    the index until the background refresh has it, then listed and served."""
+    from wpsitemaps.providers import video
+
+    monkeypatch.setattr(video, "BACKGROUND_FROM", 0)  # treat this small site as large
+    site = Site()
+    url = "https://www.youtube.com/watch?v=abcdefghijk"
+    site.post("Clip", name="clip", content=f"<p>Watch:</p>\n{url}\n<p>Done.</p>")
+    app = make_app(site)
+    client = app.test_client()
+    resp = client.get("/video-sitemap.xml")
+    assert resp.status_code == 503 and resp.headers["Retry-After"]
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if any("video-sitemap" in loc for loc, _ in parse_index(
+                client.get("/sitemap_index.xml").data)):
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the background refresh never listed the video sitemap")
+    assert client.get("/video-sitemap.xml").status_code == 200

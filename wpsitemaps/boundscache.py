@@ -33,6 +33,10 @@ REFRESH_ENVIRON_KEY = "wpsitemaps.refresh"  # not settable by clients (no HTTP_ 
 log = logging.getLogger(__name__)
 
 
+class NotReady(Exception):
+    """A slow provider's bounds are being computed in the background (answer 503)."""
+
+
 class BoundsCache:
     """A small TTL map; computing happens outside the lock (two may race, both correct)."""
 
@@ -43,6 +47,11 @@ class BoundsCache:
         self.on_stale = on_stale
         self._data: dict[Any, tuple[float, Any]] = {}
         self._lock = threading.Lock()
+
+    def has(self, key: Any) -> bool:
+        """Whether a value (fresh or stale) is stored for key."""
+        with self._lock:
+            return key in self._data
 
     def get(self, key: Any, compute: Callable[[], Any], force: bool = False) -> Any:
         """The cached value for key (stale ones too, while a refresh runs), or compute(),
@@ -83,9 +92,19 @@ def cached(site: SiteContext, key: Any, compute: Callable[[], Any]) -> Any:
 
 
 def cached_bounds(provider: Any, conn: Any, site: SiteContext) -> list[PageBound]:
-    """provider.bounds(conn, site), cached per app, provider, page size and options."""
+    """provider.bounds(conn, site), cached per app, provider, page size and options.
+
+    A provider whose `slow(conn, site)` says so (the video scan of a large site: minutes on
+    a million posts) is never computed inside a request: the first time, the background
+    refresh is started and NotReady raised.
+    """
     cache: BoundsCache = current_app.extensions[EXTENSION]
     key = (provider, site.settings.entries_per_page, options_key(site))
+    slow = getattr(provider, "slow", None)
+    if (slow is not None and cache.ttl > 0 and cache.on_stale is not None and not _forced()
+            and not cache.has(key) and slow(conn, site)):
+        cache.on_stale()
+        raise NotReady(provider.name)
     result: list[PageBound] = cache.get(key, lambda: provider.bounds(conn, site),
                                         force=_forced())
     return result

@@ -21,6 +21,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers.response import Response as BaseResponse
 
+from wpsitemaps.boundscache import NotReady
 from wpsitemaps.boundscache import cached_bounds
 from wpsitemaps.dates import latest
 from wpsitemaps.db import get_conn
@@ -88,7 +89,12 @@ def sitemap_index() -> BaseResponse:
     refs: list[SitemapRef] = []
     if site.options.blog_public:
         for provider in providers(site):
-            for page, bound in enumerate(cached_bounds(provider, conn, site), start=1):
+            try:
+                bounds = cached_bounds(provider, conn, site)
+            except NotReady:
+                # Listed once its background computation is done (large sites' video scan).
+                continue
+            for page, bound in enumerate(bounds, start=1):
                 refs.append(SitemapRef(sitemap_url(site, provider.name, page), bound.lastmod))
     refs = refs[:MAX_INDEX_ENTRIES]
     body = render_index(refs, stylesheet_href(site.options.home, "main"))
@@ -118,7 +124,11 @@ def sitemap_page(filename: str) -> BaseResponse:
     if provider is None:
         abort(404, "No such sitemap.")
     conn = get_conn()
-    bounds = cached_bounds(provider, conn, site) if site.options.blog_public else []
+    try:
+        bounds = cached_bounds(provider, conn, site) if site.options.blog_public else []
+    except NotReady:
+        return plain("Service unavailable: this sitemap is being prepared; try again shortly.",
+                     503, **{"Retry-After": str(RETRY_AFTER_SECONDS)})
     entries: Sequence[UrlEntry] = []
     if page <= len(bounds):
         entries = provider.entries(conn, site, page, bounds[page - 1])

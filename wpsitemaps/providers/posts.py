@@ -19,6 +19,7 @@ from sqlalchemy import Row
 
 from wpsitemaps import permalinks
 from wpsitemaps import queries_posts as qp
+from wpsitemaps.boundscache import cached
 from wpsitemaps.contenttypes import ContentType
 from wpsitemaps.dates import latest
 from wpsitemaps.dates import utc
@@ -163,7 +164,10 @@ class PostTypeProvider:
         if self.name == "page":
             front = self._front_page(conn, site) if opts.static_front else []
             return front or [UrlEntry(home)]
-        type_mod = utc(qp.max_modified(conn, site.tables, self.name))
+        # MAX over every published row of the type: cached like page bounds (it is a pass
+        # over the type; 2.5 s on a million posts).
+        type_mod = utc(cached(site, ("max_modified", self.name),
+                              lambda: qp.max_modified(conn, site.tables, self.name)))
         if self.name == "post":
             if not opts.static_front:
                 return [UrlEntry(home, type_mod)]
