@@ -74,22 +74,29 @@ def peer_app(peer_url: str) -> Flask:
 
 
 @pytest.fixture
-def make_app(tmp_path: Path) -> Callable[..., Flask]:
-    """Factory: write a builder Site to SQLite (or MariaDB) and return an app serving it."""
+def make_app(tmp_path: Path) -> Iterator[Callable[..., Flask]]:
+    """Factory: write a builder Site to SQLite (or MariaDB) and return an app serving it.
+
+    MariaDB databases made here are dropped when the test ends.
+    """
     counter = iter(range(1000))
+    made: list[str] = []
 
     def factory(site: Site, backend: str = "sqlite", **config: Any) -> Flask:
         n = next(counter)
         if backend == "mariadb":
             require_mariadb()
             url = site.write_mariadb(f"t{n}")
+            made.append(wpdb.mariadb_name(f"t{n}"))
         else:
             url = site.write_sqlite(tmp_path / f"site{n}.sqlite")
         settings = {"TESTING": True, "DATABASE_URL": url, "TABLE_PREFIX": site.prefix,
                     "NOW": "option:test_now", **config}
         return create_app(settings)
 
-    return factory
+    yield factory
+    for name in made:
+        wpdb.drop_mariadb(name)
 
 
 @pytest.fixture
