@@ -51,7 +51,6 @@ from wpsitemaps.headless import HeadlessConfig
 from wpsitemaps.headless import from_settings
 from wpsitemaps.permalinks import detail_url
 from wpsitemaps.providers.posts import PostTypeProvider
-from wpsitemaps.registry import TRUE_VALUES
 from wpsitemaps.render import render_index
 from wpsitemaps.render import render_urlset
 from wpsitemaps.site import SiteContext
@@ -160,12 +159,12 @@ def selection(conn: Connection, site: SiteContext, cfg: HeadlessConfig, params: 
     """The SQL condition for listed posts; None when a rule removes the whole type."""
     rules = [r for r in cfg.experiences[params.experience]
              if r.data_type.lower() == target.data_type.lower()]
-    if any(r.category is None for r in rules) or site.options.wpseo_titles.get(
-            f"noindex-{target.post_type}") in TRUE_VALUES:
+    if any(r.category is None for r in rules) or site.options.yoast_on(
+            f"noindex-{target.post_type}"):
         return None
     ctype = site.types.post_type(target.post_type)
     # Posts whose canonical override is their own permalink stay listed, as in Yoast's sitemaps.
-    keep = PostTypeProvider(ctype)._self_canonical(conn, site) if ctype is not None else []
+    keep = PostTypeProvider(ctype).self_canonical(conn, site) if ctype is not None else []
     conds = [qp.listable(site.tables, [target.post_type], keep)]
     by_taxonomy: dict[str, list[str]] = {}
     for rule in rules:

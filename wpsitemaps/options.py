@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass
 from dataclasses import field
@@ -24,6 +25,7 @@ OPTION_NAMES = (
     "gmt_offset", "upload_path", "upload_url_path", "rewrite_rules", "wpseo_titles",
     "wpseo_taxonomy_meta", "wpseo", "sticky_posts", "default_category", "active_plugins",
 )
+YOAST_TRUE = (True, 1, "1", "on", "true")
 YOAST_PLUGINS = ("wordpress-seo/", "wordpress-seo-premium/")
 SERIALIZED = ("rewrite_rules", "wpseo_titles", "wpseo_taxonomy_meta", "wpseo", "sticky_posts",
               "active_plugins")
@@ -67,6 +69,11 @@ class SiteOptions:
             return content.replace(self.stored_home, self.home)
         return content
 
+    def yoast_on(self, key: str) -> bool:
+        """Whether a Yoast `wpseo_titles` switch (noindex-post, disable-author...) is on;
+        Yoast stores booleans, older versions "on" / "1"."""
+        return self.wpseo_titles.get(key) in YOAST_TRUE
+
     @property
     def static_front(self) -> bool:
         """Whether the front page is a static page (show_on_front = page with a page set)."""
@@ -95,9 +102,17 @@ def _float(value: str | None) -> float:
         return 0.0
 
 
+@functools.lru_cache(maxsize=64)
+def _parsed(name: str, text: str | None) -> dict[Any, Any]:
+    """A serialized option as a dict, parsed once per distinct value: options are read on
+    every request, and `rewrite_rules` alone holds hundreds to thousands of rules. The dict
+    is shared between requests and never modified."""
+    return as_dict(unserialize(text, f"option {name}"))
+
+
 def parse_options(raw: dict[str, str], settings: Settings | None = None) -> SiteOptions:
     """Build SiteOptions from raw option rows, applying the home URL override."""
-    parsed = {name: as_dict(unserialize(raw.get(name), f"option {name}")) for name in SERIALIZED}
+    parsed = {name: _parsed(name, raw.get(name)) for name in SERIALIZED}
     home = stored_home = (raw.get("home") or "").strip().rstrip("/")
     siteurl = (raw.get("siteurl") or home).strip().rstrip("/")
     if settings is not None and settings.home_url:

@@ -11,18 +11,15 @@ from wpsitemaps.providers.users import authors_disabled
 from wpsitemaps.providers.video import VideoProvider
 from wpsitemaps.site import SiteContext
 
-TRUE_VALUES = (True, 1, "1", "on", "true")
-
 
 def providers(site: SiteContext) -> list[Provider]:
     """Every sitemap the site serves, in index order (Yoast's type-level switches applied)."""
-    titles = site.options.wpseo_titles
     out: list[Provider] = []
     for ctype in site.types.post_types:
-        if titles.get(f"noindex-{ctype.name}") not in TRUE_VALUES:
+        if not site.options.yoast_on(f"noindex-{ctype.name}"):
             out.append(PostTypeProvider(ctype))
     for ctype in site.types.taxonomies:
-        if titles.get(f"noindex-tax-{ctype.name}") not in TRUE_VALUES:
+        if not site.options.yoast_on(f"noindex-tax-{ctype.name}"):
             out.append(TaxonomyProvider(ctype))
     if not authors_disabled(site):
         out.append(AuthorProvider())

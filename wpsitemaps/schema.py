@@ -9,7 +9,6 @@ dates.py normalises whatever the driver hands back.
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass
 
 from sqlalchemy import BigInteger
@@ -20,7 +19,7 @@ from sqlalchemy import String
 from sqlalchemy import Table
 from sqlalchemy import Text
 
-PREFIX_RE = re.compile(r"^[A-Za-z0-9_]+$")
+from wpsitemaps.config import PREFIX_RE
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,6 @@ from wpsitemaps.site import SiteContext
 
 NEWS_WINDOW = timedelta(hours=48)
 NEWS_MAX_PER_PAGE = 1000
-TRUE_VALUES = (True, 1, "1", "on", "true")
 # Tags as an HTML tokenizer sees them: '<' then a letter, '/', '!' or '?'. A bare '<' (as in
 # "5 <3 Sitemaps") is text, unlike PHP's strip_tags(), which would cut the title there.
 _SCRIPT_STYLE = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>", re.I | re.S)
@@ -105,12 +104,12 @@ class NewsProvider:
         return cond
 
     def _condition(self, conn: Connection, site: SiteContext) -> ColumnElement[bool]:
-        t, titles = site.tables, site.options.wpseo_titles
+        t = site.tables
         # A type the content sitemaps do not list (unknown, excluded, or noindexed as a whole
         # in wpseo_titles) has no news either; the rest reuse the content sitemaps' condition.
         listed = [PostTypeProvider(ctype).condition(conn, site)
                   for ctype in (site.types.post_type(n) for n in site.settings.news_post_types)
-                  if ctype is not None and titles.get(f"noindex-{ctype.name}") not in TRUE_VALUES]
+                  if ctype is not None and not site.options.yoast_on(f"noindex-{ctype.name}")]
         if not listed:
             return false()
         now = site.now.replace(microsecond=0)

@@ -116,13 +116,20 @@ class PostTypeProvider:
                 # Yoast lists the front page and the posts page as first links instead.
                 exclude = [i for i in (site.options.page_on_front, site.options.page_for_posts)
                            if i > 0]
-            keep = self._self_canonical(conn, site)
+            keep = self.self_canonical(conn, site)
             cache[(self.name, keyset)] = qp.listable(site.tables, [self.name], keep, exclude,
                                                      keyset)
         return cache[(self.name, keyset)]
 
+    def self_canonical(self, conn: Connection, site: SiteContext) -> list[int]:
+        """IDs whose canonical override equals their own permalink (they stay listed);
+        computed once per request and type."""
+        cache: dict[str, list[int]] = g.setdefault("wp_self_canonical", {})
+        if self.name not in cache:
+            cache[self.name] = self._self_canonical(conn, site)
+        return cache[self.name]
+
     def _self_canonical(self, conn: Connection, site: SiteContext) -> list[int]:
-        """IDs whose canonical override equals their own permalink (they stay listed)."""
         candidates: dict[int, set[str]] = {}
         for row in qp.canonical_candidates(conn, site.tables, self.name):
             candidates.setdefault(int(row[0]), set()).add(str(row[1]).strip())
@@ -178,7 +185,7 @@ class PostTypeProvider:
                     url = post_links(conn, site, page_type, rows)[opts.page_for_posts]
                     return [UrlEntry(encode_url(url), type_mod)]
             return []
-        if opts.wpseo_titles.get(f"noindex-ptarchive-{self.name}") in (True, "1", 1, "on"):
+        if opts.yoast_on(f"noindex-ptarchive-{self.name}"):
             return []
         archive = permalinks.archive_url(links, self.ctype)
         return [UrlEntry(encode_url(archive), type_mod)] if archive else []
@@ -186,7 +193,7 @@ class PostTypeProvider:
     def _front_page(self, conn: Connection, site: SiteContext) -> list[UrlEntry]:
         """The static front page's entries (home URL, then /page/N/ parts) if it is listable."""
         front_id = site.options.page_on_front
-        cond = qp.listable(site.tables, ["page"], self._self_canonical(conn, site))
+        cond = qp.listable(site.tables, ["page"], self.self_canonical(conn, site))
         rows = [r for r in qp.page_rows(conn, site.tables, cond, front_id, 1)
                 if int(r.ID) == front_id]
         return build_entries(conn, site, self.ctype, rows) if rows else []

@@ -17,14 +17,10 @@ from wpsitemaps.site import SiteContext
 from wpsitemaps.urls import encode_url
 from wpsitemaps.urls import is_listable
 
-TRUE_VALUES = (True, 1, "1", "on", "true")
-
 
 def authors_disabled(site: SiteContext) -> bool:
     """Yoast's switches that take author archives out of the sitemaps."""
-    titles = site.options.wpseo_titles
-    return any(titles.get(key) in TRUE_VALUES for key in ("disable-author",
-                                                           "noindex-author-wpseo"))
+    return any(site.options.yoast_on(key) for key in ("disable-author", "noindex-author-wpseo"))
 
 
 @dataclass(frozen=True)
