@@ -4,7 +4,7 @@
     python bench/build.py --size 1000000           # wpsm_bench_1m
     python bench/build.py --size 1000000 --verify  # only print the shape of an existing one
 
-The SQL text of wpsitemaps.demo_write.mysql_sql() (FOREIGN_KEY_CHECKS, UNIQUE_CHECKS and
+The SQL text of wpsitemaps.demo.write.mysql_sql() (FOREIGN_KEY_CHECKS, UNIQUE_CHECKS and
 AUTOCOMMIT off, one COMMIT at the end) is piped into the `mariadb` client, so generation (one
 Python process: the generator is one seeded random stream, it cannot be split by ID range
 without changing its output) overlaps with the server's inserts on the other CPU.
@@ -23,7 +23,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from wpsitemaps.demo_write import mysql_sql  # noqa: E402
+from wpsitemaps.demo.write import mysql_sql  # noqa: E402
 
 APP_PORT = 8765  # the home URL of the benchmark databases: where bench.py serves the app
 MYSQL = ["mariadb", "-h127.0.0.1", "-uroot"]

@@ -32,7 +32,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tests.builder import Site  # noqa: E402
+from tests.support.builder import Site  # noqa: E402
 
 RESULTS = REPO / "bench" / "RESULTS.md"
 HEADING = "## Load test"

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from tests import wpdb
-from tests.builder import Site
+from tests.support import wpdb
+from tests.support.builder import Site
 from wpsitemaps import create_app
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -102,6 +102,6 @@ def make_app(tmp_path: Path) -> Iterator[Callable[..., Flask]]:
 @pytest.fixture
 def app(make_app: Callable[..., Flask]) -> Flask:
     """A small site (tests/data.py) on SQLite; pytest-flask's `client` uses it."""
-    from tests.data import small_site
+    from tests.support.data import small_site
 
     return make_app(small_site())

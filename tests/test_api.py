@@ -17,15 +17,15 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from tests.builder import ZERO
-from tests.builder import Site
-from tests.sitemaps import SM
-from tests.sitemaps import assert_valid
-from tests.sitemaps import parse_index
-from tests.sitemaps import parse_urlset
-from tests.sitemaps import validator
+from tests.support.builder import ZERO
+from tests.support.builder import Site
+from tests.support.sitemaps import SM
+from tests.support.sitemaps import assert_valid
+from tests.support.sitemaps import parse_index
+from tests.support.sitemaps import parse_urlset
+from tests.support.sitemaps import validator
 from wpsitemaps import create_app
-from wpsitemaps.permalinks import detail_slug
+from wpsitemaps.headless.urls import detail_slug
 
 HEADLESS: dict[str, Any] = {
     "data_types": {"Event": "tribe_events"},

@@ -12,11 +12,11 @@ import pytest
 from wpsitemaps import create_app
 from wpsitemaps.config import ConfigError
 from wpsitemaps.config import load_settings
-from wpsitemaps.headless import LANGUAGES
-from wpsitemaps.headless import EventsConfig
-from wpsitemaps.headless import NoindexRule
-from wpsitemaps.headless import from_settings
-from wpsitemaps.headless import parse
+from wpsitemaps.headless.config import LANGUAGES
+from wpsitemaps.headless.config import EventsConfig
+from wpsitemaps.headless.config import NoindexRule
+from wpsitemaps.headless.config import from_settings
+from wpsitemaps.headless.config import parse
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 

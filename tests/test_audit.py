@@ -12,15 +12,15 @@ from flask import Flask
 from werkzeug.wrappers import Request
 from werkzeug.wrappers import Response
 
-from tests.builder import Site
-from tests.fakesite import Holder
-from tests.fakesite import faulty_site
-from tests.fakesite import good_pages
-from tests.fakesite import serve
+from tests.support.builder import Site
+from tests.support.fakesite import Holder
+from tests.support.fakesite import faulty_site
+from tests.support.fakesite import good_pages
+from tests.support.fakesite import serve
 from wpsitemaps import cli
-from wpsitemaps.audit import Report
-from wpsitemaps.audit import run_audit
-from wpsitemaps.audit_pages import has_noindex
+from wpsitemaps.audit.command import Report
+from wpsitemaps.audit.command import run_audit
+from wpsitemaps.audit.pages import has_noindex
 
 APP_PATHS = ("/robots.txt", "/sitemap_index.xml")
 
@@ -188,7 +188,7 @@ def test_noindex_directives(value: str, expected: bool) -> None:
 
 def test_home_listed_twice_is_not_a_duplicate(make_app: Callable[..., Flask]) -> None:
     """With show_on_front = posts Yoast lists the home URL in page- and post-sitemap: allowed."""
-    from tests.data import small_site
+    from tests.support.data import small_site
 
     with serve() as (base, holder):
         app = make_app(small_site(), HOME_URL=base)

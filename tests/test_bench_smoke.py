@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests import wpdb
 from tests.conftest import require_mariadb
+from tests.support import wpdb
 
 pytestmark = pytest.mark.mariadb
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "bench.py"

@@ -9,11 +9,11 @@ from collections.abc import Callable
 import pytest
 from flask import Flask
 
-from tests.builder import Site
-from tests.sitemaps import parse_index
-from wpsitemaps.boundscache import EXTENSION
-from wpsitemaps.boundscache import REFRESH_ENVIRON_KEY
-from wpsitemaps.boundscache import BoundsCache
+from tests.support.builder import Site
+from tests.support.sitemaps import parse_index
+from wpsitemaps.sitemaps.bounds import BoundsCache
+from wpsitemaps.web.context import BOUNDS_CACHE as EXTENSION
+from wpsitemaps.web.context import REFRESH_ENVIRON_KEY
 
 
 class Clock:
@@ -118,7 +118,7 @@ def test_slow_video_scan_runs_in_the_background(make_app: Callable[..., Flask],
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """On a large site the video sitemap is not computed in a request: 503 and left out of
     the index until the background refresh has it, then listed and served."""
-    from wpsitemaps.providers import video
+    from wpsitemaps.sitemaps.providers import video
 
     monkeypatch.setattr(video, "BACKGROUND_FROM", 0)  # treat this small site as large
     site = Site()

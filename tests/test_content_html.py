@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from wpsitemaps.content_html import own_line_urls
-from wpsitemaps.content_html import parse_atts
-from wpsitemaps.content_html import parse_block_comment
-from wpsitemaps.content_html import scan
-from wpsitemaps.content_html import shortcodes
+from wpsitemaps.content.html import own_line_urls
+from wpsitemaps.content.html import parse_atts
+from wpsitemaps.content.html import parse_block_comment
+from wpsitemaps.content.html import scan
+from wpsitemaps.content.html import shortcodes
 
 GALLERY = ('<!-- wp:gallery {"linkTo":"none"} -->\n<figure class="wp-block-gallery">'
            '<!-- wp:image {"id":92,"sizeSlug":"large"} -->\n<figure><img src="/a.jpg" '

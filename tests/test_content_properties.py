@@ -9,20 +9,20 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from tests.sitemaps import assert_valid
-from wpsitemaps import urls
-from wpsitemaps.content_html import own_line_urls
-from wpsitemaps.content_html import scan
-from wpsitemaps.content_html import shortcodes
+from tests.support.sitemaps import assert_valid
+from wpsitemaps.content import urls
+from wpsitemaps.content.html import own_line_urls
+from wpsitemaps.content.html import scan
+from wpsitemaps.content.html import shortcodes
+from wpsitemaps.content.images import find_images
+from wpsitemaps.content.images import resolve_images
+from wpsitemaps.content.images import scan_images
+from wpsitemaps.content.videos import find_videos
+from wpsitemaps.content.videos import video_metadata
+from wpsitemaps.content.videos import with_attachments
 from wpsitemaps.entries import ImageEntry
 from wpsitemaps.entries import UrlEntry
-from wpsitemaps.images import find_images
-from wpsitemaps.images import resolve_images
-from wpsitemaps.images import scan_images
-from wpsitemaps.render import render_urlset
-from wpsitemaps.videos import find_videos
-from wpsitemaps.videos import video_metadata
-from wpsitemaps.videos import with_attachments
+from wpsitemaps.sitemaps.render import render_urlset
 
 HOME = "http://127.0.0.1:8080"
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests import oracle_data
-from tests.oracle_data import OracleCase
+from tests.support import oracle_data
+from tests.support.oracle_data import OracleCase
 from wpsitemaps.config import load_settings
-from wpsitemaps.contenttypes import discover
-from wpsitemaps.contenttypes import read_rules
+from wpsitemaps.wordpress.contenttypes import discover
+from wpsitemaps.wordpress.contenttypes import read_rules
 
 # Expected rewrite bases: with_front types sit under the structure's front ('/blog/' in e),
 # others only under the root ('index.php/' in d); plain permalinks have no bases at all.

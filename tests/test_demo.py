@@ -17,17 +17,17 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from tests import wpdb
 from tests.conftest import require_mariadb
-from wpsitemaps.demo import COLUMNS
-from wpsitemaps.demo import DemoSpec
-from wpsitemaps.demo import generate
-from wpsitemaps.demo_wp import sanitize_title
-from wpsitemaps.demo_write import batches
-from wpsitemaps.demo_write import mysql_sql
-from wpsitemaps.demo_write import write_sqlite
-from wpsitemaps.phpdata import as_dict
-from wpsitemaps.phpdata import unserialize
+from tests.support import wpdb
+from wpsitemaps.demo.generate import generate
+from wpsitemaps.demo.model import COLUMNS
+from wpsitemaps.demo.model import DemoSpec
+from wpsitemaps.demo.wp import sanitize_title
+from wpsitemaps.demo.write import batches
+from wpsitemaps.demo.write import mysql_sql
+from wpsitemaps.demo.write import write_sqlite
+from wpsitemaps.wordpress.phpdata import as_dict
+from wpsitemaps.wordpress.phpdata import unserialize
 
 SIZE = 300
 NOW = 1795969443
@@ -327,7 +327,7 @@ def test_demo_sitemaps_answer_and_never_show_hidden_rows(tmp_path: Path) -> None
     from xml.etree import ElementTree
 
     from wpsitemaps import create_app
-    from wpsitemaps.demo_run import environment
+    from wpsitemaps.demo.run import environment
 
     home = "http://127.0.0.1:8000"
     db = write_sqlite(tmp_path / "demo.sqlite", SIZE, 7, now=NOW, home=home)

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 from flask import Flask
 
-from tests.sitemaps import parse_index
+from tests.support.sitemaps import parse_index
 from wpsitemaps import cli
 from wpsitemaps import export
 from wpsitemaps.export import ExportError

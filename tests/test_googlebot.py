@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 from lxml import etree
 
 from tests.browser.site import browser_site
-from tests.sitemaps import assert_valid
+from tests.support.sitemaps import assert_valid
 
 GOOGLEBOT = {
     "User-Agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",

@@ -6,9 +6,9 @@ from collections.abc import Callable
 
 from flask import Flask
 
-from tests.builder import Site
-from tests.sitemaps import assert_valid
-from tests.sitemaps import parse_urlset
+from tests.support.builder import Site
+from tests.support.sitemaps import assert_valid
+from tests.support.sitemaps import parse_urlset
 
 PUBLIC = "https://www.example.org"
 

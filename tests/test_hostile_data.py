@@ -11,19 +11,19 @@ import pymysql
 import pytest
 from flask import Flask
 
-from tests import wpdb
 from tests.conftest import require_mariadb
-from tests.hostile import FORBIDDEN_OUTPUT
-from tests.hostile import GOOD_SLUG
-from tests.hostile import INVALID_UTF8
-from tests.hostile import clip_for_mysql
-from tests.hostile import hostile_site
-from tests.hostile import poison_sqlite
-from tests.sitemaps import assert_valid
-from tests.sitemaps import fetch_all
-from tests.sitemaps import parse_urlset
-from wpsitemaps.render import XML_FORBIDDEN
-from wpsitemaps.urls import MAX_URL_LENGTH
+from tests.support import wpdb
+from tests.support.hostile import FORBIDDEN_OUTPUT
+from tests.support.hostile import GOOD_SLUG
+from tests.support.hostile import INVALID_UTF8
+from tests.support.hostile import clip_for_mysql
+from tests.support.hostile import hostile_site
+from tests.support.hostile import poison_sqlite
+from tests.support.sitemaps import assert_valid
+from tests.support.sitemaps import fetch_all
+from tests.support.sitemaps import parse_urlset
+from wpsitemaps.content.urls import MAX_URL_LENGTH
+from wpsitemaps.sitemaps.render import XML_FORBIDDEN
 
 NAMES = ("post", "page", "attachment", "category", "post_tag", "post_format", "author",
          "nav_menu_item", "revision")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from flask.testing import FlaskClient
 
-from tests.sitemaps import assert_valid
+from tests.support.sitemaps import assert_valid
 
 # The README's 301/404 table; each row is tested here.
 ROUTES = [

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from wpsitemaps.ids import MAX_ID
-from wpsitemaps.ids import json_id
-from wpsitemaps.ids import parse_id
+from wpsitemaps.wordpress.ids import MAX_ID
+from wpsitemaps.wordpress.ids import json_id
+from wpsitemaps.wordpress.ids import parse_id
 
 
 @pytest.mark.parametrize(("raw", "expected"), [

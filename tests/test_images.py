@@ -8,15 +8,15 @@ from typing import Any
 
 import pytest
 
-from tests import peer_rows
-from wpsitemaps import urls
-from wpsitemaps.images import ImageRef
-from wpsitemaps.images import attachment_url
-from wpsitemaps.images import find_images
-from wpsitemaps.images import image_needs
-from wpsitemaps.images import resolve_image_sources
-from wpsitemaps.images import resolve_images
-from wpsitemaps.images import scan_images
+from tests.support import peer_rows
+from wpsitemaps.content import urls
+from wpsitemaps.content.images import ImageRef
+from wpsitemaps.content.images import attachment_url
+from wpsitemaps.content.images import find_images
+from wpsitemaps.content.images import image_needs
+from wpsitemaps.content.images import resolve_image_sources
+from wpsitemaps.content.images import resolve_images
+from wpsitemaps.content.images import scan_images
 
 HOME = "http://127.0.0.1:8080"
 UPLOADS = "http://127.0.0.1:8080/wp-content/uploads"

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from flask import Flask
 
-from tests.builder import Site
-from tests.sitemaps import assert_valid
-from tests.sitemaps import parse_urlset
+from tests.support.builder import Site
+from tests.support.sitemaps import assert_valid
+from tests.support.sitemaps import parse_urlset
 from wpsitemaps import create_app
 
 

@@ -6,7 +6,7 @@ import lxml.html
 import pytest
 from flask.testing import FlaskClient
 
-from wpsitemaps import xslt
+from wpsitemaps.web import xslt
 
 NAVIGATE = {"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate",
             "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}

@@ -13,18 +13,18 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.builder import Site
 from tests.conftest import PEER_CONFIG
-from tests.sitemaps import NEWS
-from tests.sitemaps import assert_valid
-from tests.sitemaps import parse_index
-from tests.sitemaps import parse_urlset
-from tests.sitemaps import path_of
+from tests.support.builder import Site
+from tests.support.sitemaps import NEWS
+from tests.support.sitemaps import assert_valid
+from tests.support.sitemaps import parse_index
+from tests.support.sitemaps import parse_urlset
+from tests.support.sitemaps import path_of
 from wpsitemaps import create_app
-from wpsitemaps.providers.news import excluded_category_keys
-from wpsitemaps.providers.news import news_language
-from wpsitemaps.providers.news import news_title
-from wpsitemaps.urls import encode_url
+from wpsitemaps.content.urls import encode_url
+from wpsitemaps.sitemaps.providers.news import excluded_category_keys
+from wpsitemaps.sitemaps.providers.news import news_language
+from wpsitemaps.sitemaps.providers.news import news_title
 
 # 2026-03-29 01:00 UTC Berlin switches to summer time: the window below spans the change, so
 # comparing the local post_date instead of post_date_gmt would put posts on the wrong side.

@@ -16,12 +16,12 @@ import pytest
 from flask import Flask
 from sqlalchemy import event
 
-from tests import wpdb
-from tests.builder import Site
-from tests.builder import php_serialize
 from tests.conftest import require_mariadb
-from tests.sitemaps import parse_index
-from tests.sitemaps import path_of
+from tests.support import wpdb
+from tests.support.builder import Site
+from tests.support.builder import php_serialize
+from tests.support.sitemaps import parse_index
+from tests.support.sitemaps import path_of
 from wpsitemaps import create_app
 
 BACKENDS = ["sqlite", pytest.param("mariadb", marks=pytest.mark.mariadb)]

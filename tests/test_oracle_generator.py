@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests import oracle_data
 from tests.conftest import require_mariadb
+from tests.support import oracle_data
 
 GENERATOR = Path(__file__).resolve().parent / "oracle" / "generate.py"
 # Values that depend on the moment of generation, not on WordPress's URL rules.

@@ -15,14 +15,14 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests import oracle_data
-from tests import wpdb
 from tests.conftest import require_mariadb
-from tests.sitemaps import assert_valid
-from tests.sitemaps import parse_index
-from tests.sitemaps import parse_urlset
+from tests.support import oracle_data
+from tests.support import wpdb
+from tests.support.sitemaps import assert_valid
+from tests.support.sitemaps import parse_index
+from tests.support.sitemaps import parse_urlset
 from wpsitemaps import create_app
-from wpsitemaps.urls import encode_url
+from wpsitemaps.content.urls import encode_url
 
 BACKENDS = ["sqlite", pytest.param("mariadb", marks=pytest.mark.mariadb)]
 

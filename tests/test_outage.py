@@ -17,12 +17,12 @@ from flask import Flask
 from sqlalchemy import event
 from werkzeug.test import EnvironBuilder
 
-from tests import wpdb
-from tests.builder import Site
 from tests.conftest import require_mariadb
-from tests.sitemaps import assert_valid
-from tests.sitemaps import fetch_all
-from tests.tcpproxy import TcpProxy
+from tests.support import wpdb
+from tests.support.builder import Site
+from tests.support.sitemaps import assert_valid
+from tests.support.sitemaps import fetch_all
+from tests.support.tcpproxy import TcpProxy
 from wpsitemaps import create_app
 
 pytestmark = pytest.mark.mariadb

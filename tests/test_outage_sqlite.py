@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from tests import wpdb
-from tests.sitemaps import fetch_all
+from tests.support import wpdb
+from tests.support.sitemaps import fetch_all
 from tests.test_outage import PAGES
 from tests.test_outage import assert_unavailable
 from tests.test_outage import outage_site

@@ -7,10 +7,10 @@ from collections.abc import Callable
 import pytest
 from flask import Flask
 
-from tests.builder import Site
-from tests.sitemaps import assert_valid
-from tests.sitemaps import parse_index
-from tests.sitemaps import parse_urlset
+from tests.support.builder import Site
+from tests.support.sitemaps import assert_valid
+from tests.support.sitemaps import parse_index
+from tests.support.sitemaps import parse_urlset
 
 
 def site_with_posts(n: int, prefix: str = "wp_") -> Site:

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from tests.sitemaps import fetch_all
-from tests.sitemaps import parse_urlset
-from wpsitemaps.urls import encode_url
+from tests.support.sitemaps import fetch_all
+from tests.support.sitemaps import parse_urlset
+from wpsitemaps.content.urls import encode_url
 
 
 def _entries(truth: dict[str, Any], kind: str, name: str) -> list[dict[str, Any]]:

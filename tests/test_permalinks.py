@@ -7,19 +7,19 @@ from __future__ import annotations
 
 import pytest
 
-from wpsitemaps.contenttypes import ContentType
-from wpsitemaps.permalinks import LinkSite
-from wpsitemaps.permalinks import PostLink
-from wpsitemaps.permalinks import add_query_arg
-from wpsitemaps.permalinks import archive_url
-from wpsitemaps.permalinks import author_url
-from wpsitemaps.permalinks import home_url
-from wpsitemaps.permalinks import page_url
-from wpsitemaps.permalinks import paged_url
-from wpsitemaps.permalinks import php_urlencode
-from wpsitemaps.permalinks import post_url
-from wpsitemaps.permalinks import term_url
-from wpsitemaps.permalinks import trailing
+from wpsitemaps.wordpress.contenttypes import ContentType
+from wpsitemaps.wordpress.permalinks import LinkSite
+from wpsitemaps.wordpress.permalinks import PostLink
+from wpsitemaps.wordpress.permalinks import add_query_arg
+from wpsitemaps.wordpress.permalinks import archive_url
+from wpsitemaps.wordpress.permalinks import author_url
+from wpsitemaps.wordpress.permalinks import home_url
+from wpsitemaps.wordpress.permalinks import page_url
+from wpsitemaps.wordpress.permalinks import paged_url
+from wpsitemaps.wordpress.permalinks import php_urlencode
+from wpsitemaps.wordpress.permalinks import post_url
+from wpsitemaps.wordpress.permalinks import term_url
+from wpsitemaps.wordpress.permalinks import trailing
 
 HOME = "https://example.com"
 POST = ContentType("post", "", False, True, "p")

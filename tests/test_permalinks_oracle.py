@@ -11,17 +11,17 @@ from typing import Any
 
 import pytest
 
-from tests import oracle_data
 from tests.conftest import PEER_CONFIG
-from tests.oracle_data import OracleCase
+from tests.support import oracle_data
+from tests.support.oracle_data import OracleCase
 from wpsitemaps.config import load_settings
-from wpsitemaps.permalinks import PostLink
-from wpsitemaps.permalinks import archive_url
-from wpsitemaps.permalinks import author_url
-from wpsitemaps.permalinks import home_url
-from wpsitemaps.permalinks import paged_url
-from wpsitemaps.permalinks import post_url
-from wpsitemaps.permalinks import term_url
+from wpsitemaps.wordpress.permalinks import PostLink
+from wpsitemaps.wordpress.permalinks import archive_url
+from wpsitemaps.wordpress.permalinks import author_url
+from wpsitemaps.wordpress.permalinks import home_url
+from wpsitemaps.wordpress.permalinks import paged_url
+from wpsitemaps.wordpress.permalinks import post_url
+from wpsitemaps.wordpress.permalinks import term_url
 
 
 @pytest.fixture(scope="module", params=oracle_data.VARIANTS)

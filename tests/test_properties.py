@@ -12,23 +12,23 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from tests.sitemaps import IMAGE
-from tests.sitemaps import NEWS
-from tests.sitemaps import SM
-from tests.sitemaps import VIDEO
-from tests.sitemaps import assert_valid
-from wpsitemaps import permalinks
-from wpsitemaps.contenttypes import ContentType
+from tests.support.sitemaps import IMAGE
+from tests.support.sitemaps import NEWS
+from tests.support.sitemaps import SM
+from tests.support.sitemaps import VIDEO
+from tests.support.sitemaps import assert_valid
+from wpsitemaps.content.urls import encode_url
+from wpsitemaps.content.urls import is_listable
 from wpsitemaps.entries import ImageEntry
 from wpsitemaps.entries import NewsEntry
 from wpsitemaps.entries import SitemapRef
 from wpsitemaps.entries import UrlEntry
 from wpsitemaps.entries import VideoEntry
-from wpsitemaps.render import clean
-from wpsitemaps.render import render_index
-from wpsitemaps.render import render_urlset
-from wpsitemaps.urls import encode_url
-from wpsitemaps.urls import is_listable
+from wpsitemaps.sitemaps.render import clean
+from wpsitemaps.sitemaps.render import render_index
+from wpsitemaps.sitemaps.render import render_urlset
+from wpsitemaps.wordpress import permalinks
+from wpsitemaps.wordpress.contenttypes import ContentType
 
 HOSTILE = st.sampled_from(["]]>", "<![CDATA[", "&amp;", "<b>x</b>", "\x00", "\x1b", "\ufffe",
                            "\ud800", "\r\n", "\r", "'\"", "{{ x }}", "{% raw %}", "%zz", "?>"])

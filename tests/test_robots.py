@@ -9,12 +9,12 @@ import pytest
 from flask import Flask
 from protego import Protego
 
-from tests.builder import Site
-from tests.data import small_site
+from tests.support.builder import Site
+from tests.support.data import small_site
 from wpsitemaps.config import ConfigError
-from wpsitemaps.robots_config import MAX_ROBOTS_BYTES
-from wpsitemaps.robots_config import expand_path
-from wpsitemaps.robots_config import parse_robots_config
+from wpsitemaps.web.robots_config import MAX_ROBOTS_BYTES
+from wpsitemaps.web.robots_config import expand_path
+from wpsitemaps.web.robots_config import parse_robots_config
 
 AI_GROUPS: dict[str, Any] = {
     "disallow": ["/admin"],

@@ -1,4 +1,4 @@
-"""The fast regex tokenizer (content_html.scan) reads post_content exactly as the standard
+"""The fast regex tokenizer (content.html.scan) reads post_content exactly as the standard
 library's HTML tokenizer (scan_reference) does."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from wpsitemaps.content_html import scan
-from wpsitemaps.content_html import scan_reference
+from wpsitemaps.content.html import scan
+from wpsitemaps.content.html import scan_reference
 
 WANTED = (frozenset({"img"}), frozenset({"iframe", "video", "source"}))
 

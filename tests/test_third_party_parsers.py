@@ -13,9 +13,9 @@ from usp.web_client.abstract_client import AbstractWebClientResponse
 from usp.web_client.abstract_client import AbstractWebClientSuccessResponse
 from usp.web_client.abstract_client import WebClientErrorResponse
 
-from tests.sitemaps import parse_index
-from tests.sitemaps import parse_urlset
-from tests.sitemaps import path_of
+from tests.support.sitemaps import parse_index
+from tests.support.sitemaps import parse_urlset
+from tests.support.sitemaps import path_of
 
 HOME = "http://127.0.0.1:8080/"
 

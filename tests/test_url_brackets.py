@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wpsitemaps.urls import encode_url
+from wpsitemaps.content.urls import encode_url
 
 
 @pytest.mark.parametrize(("raw", "expected"), [

@@ -10,20 +10,20 @@ from xml.etree import ElementTree as ET
 import pytest
 from flask import Flask
 
-from tests.builder import Site
-from tests.builder import php_serialize
-from tests.sitemaps import SM
-from tests.sitemaps import VIDEO
-from tests.sitemaps import assert_valid
-from tests.sitemaps import parse_index
-from tests.sitemaps import path_of
-from wpsitemaps.urls import encode_url
+from tests.support.builder import Site
+from tests.support.builder import php_serialize
+from tests.support.sitemaps import SM
+from tests.support.sitemaps import VIDEO
+from tests.support.sitemaps import assert_valid
+from tests.support.sitemaps import parse_index
+from tests.support.sitemaps import path_of
+from wpsitemaps.content.urls import encode_url
 
 HOME = "http://example.test"
 UPLOADS = HOME + "/wp-content/uploads/"
 YT = "https://www.youtube.com/embed/"
 VIMEO = "https://player.vimeo.com/video/"
-FIELDS_LOGGER = "wpsitemaps.videofields"
+FIELDS_LOGGER = "wpsitemaps.content.videofields"
 MakeApp = Callable[..., Flask]
 
 
@@ -438,7 +438,7 @@ def test_static_front_page_videos_use_home_url(make_app: MakeApp) -> None:
 def test_page_byte_budget_stops_the_page(make_app: MakeApp, monkeypatch: pytest.MonkeyPatch,
                                          caplog: pytest.LogCaptureFixture) -> None:
     """Past the byte budget the rest of a page is left out with a warning, never oversize."""
-    from wpsitemaps.providers import video
+    from wpsitemaps.sitemaps.providers import video
 
     monkeypatch.setattr(video, "MAX_PAGE_BYTES", 2500)
     site = Site(home=HOME)

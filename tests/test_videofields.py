@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from tests.builder import php_serialize
-from wpsitemaps.videofields import PostFacts
-from wpsitemaps.videofields import VideoExtras
-from wpsitemaps.videofields import build_video
-from wpsitemaps.videofields import clip
-from wpsitemaps.videofields import duration
-from wpsitemaps.videofields import plain_text
-from wpsitemaps.videofields import tag_list
-from wpsitemaps.videofields import video_description
-from wpsitemaps.videos import VideoRef
-from wpsitemaps.yoastvideo import read_yoast
+from tests.support.builder import php_serialize
+from wpsitemaps.content.videofields import PostFacts
+from wpsitemaps.content.videofields import VideoExtras
+from wpsitemaps.content.videofields import build_video
+from wpsitemaps.content.videofields import clip
+from wpsitemaps.content.videofields import duration
+from wpsitemaps.content.videofields import plain_text
+from wpsitemaps.content.videofields import tag_list
+from wpsitemaps.content.videofields import video_description
+from wpsitemaps.content.videos import VideoRef
+from wpsitemaps.content.yoastvideo import read_yoast
 
 HOME = "http://example.test"
 POST = PostFacts(1, "Title", "Description", None, featured=HOME + "/f.jpg")

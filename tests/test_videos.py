@@ -8,16 +8,16 @@ from typing import Any
 
 import pytest
 
-from tests import peer_rows
-from wpsitemaps.images import attachment_url
-from wpsitemaps.videos import VideoAttachment
-from wpsitemaps.videos import VideoMeta
-from wpsitemaps.videos import VideoRef
-from wpsitemaps.videos import find_videos
-from wpsitemaps.videos import upload_relative
-from wpsitemaps.videos import video_metadata
-from wpsitemaps.videos import video_needs
-from wpsitemaps.videos import with_attachments
+from tests.support import peer_rows
+from wpsitemaps.content.images import attachment_url
+from wpsitemaps.content.videos import VideoAttachment
+from wpsitemaps.content.videos import VideoMeta
+from wpsitemaps.content.videos import VideoRef
+from wpsitemaps.content.videos import find_videos
+from wpsitemaps.content.videos import upload_relative
+from wpsitemaps.content.videos import video_metadata
+from wpsitemaps.content.videos import video_needs
+from wpsitemaps.content.videos import with_attachments
 
 HOME = "http://127.0.0.1:8080"
 UPLOADS = "http://127.0.0.1:8080/wp-content/uploads"

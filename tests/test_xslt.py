@@ -8,7 +8,7 @@ import lxml.html
 import pytest
 from lxml import etree
 
-from wpsitemaps import xslt
+from wpsitemaps.web import xslt
 
 HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n'
 SM = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'

@@ -7,10 +7,9 @@ from typing import Any
 
 from flask import Flask
 
-from wpsitemaps import boundscache
-from wpsitemaps import db
 from wpsitemaps.config import load_settings
 from wpsitemaps.paths import TEMPLATES_DIR
+from wpsitemaps.web import context
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -21,11 +20,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     settings = load_settings(config)
     app = Flask(__name__, template_folder=str(TEMPLATES_DIR), static_folder=None)
     app.config["TESTING"] = bool((config or {}).get("TESTING", False))
-    app.extensions["wpsitemaps.settings"] = settings
-    db.init_app(app, settings)
-    boundscache.init_app(app, settings.cache_ttl)
-    from wpsitemaps import api
-    from wpsitemaps import views
+    context.init_app(app, settings)
+    from wpsitemaps.headless import routes as api
+    from wpsitemaps.web import routes as views
 
     views.init_app(app)
     api.init_app(app, settings)

@@ -31,7 +31,6 @@ def build_app(overrides: dict[str, Any] | None = None) -> Flask:
         return create_app(overrides)
     except ConfigError as exc:
         fail(str(exc))
-        raise  # unreachable; keeps type checkers happy
 
 
 @click.group()
@@ -65,11 +64,13 @@ def run_gunicorn(host: str, port: int, workers: int, env: dict[str, str]) -> Non
 @main.command()
 def check() -> None:
     """Connect, read the options and print what would be served."""
-    from wpsitemaps.checks import run_check
+    from wpsitemaps.check import run_check
 
-    app = build_app()
-    with app.app_context():
-        sys.exit(run_check(click.echo))
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        fail(str(exc))
+    sys.exit(run_check(settings, click.echo))
 
 
 @main.command()
@@ -86,7 +87,7 @@ def demo(size: int, seed: int, host: str, port: int, db_path: str | None,
     """Generate a realistic WordPress database in SQLite and serve its sitemaps."""
     from pathlib import Path
 
-    from wpsitemaps import demo_run
+    from wpsitemaps.demo import run as demo_run
 
     home = f"http://{host}:{port}"
     db = Path(db_path) if db_path else demo_run.default_db_path(size, seed, port)
@@ -156,9 +157,9 @@ def export(directory: Path, with_gzip: bool) -> None:
 def audit(url: str, sample: int | None, concurrency: int, timeout: float, agent: str,
           seed: int) -> None:
     """Audit robots.txt, sitemaps and listed URLs of URL (exit 0 clean, 1 problems, 2 error)."""
-    from wpsitemaps.audit import CannotRun
-    from wpsitemaps.audit import format_report
-    from wpsitemaps.audit import run_audit
+    from wpsitemaps.audit.command import CannotRun
+    from wpsitemaps.audit.command import format_report
+    from wpsitemaps.audit.command import run_audit
 
     try:
         report = run_audit(url, sample=sample, concurrency=concurrency, timeout=timeout,

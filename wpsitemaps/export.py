@@ -20,7 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from wpsitemaps.paths import XSL_DIR
-from wpsitemaps.site import load_site
+from wpsitemaps.web.context import load_site
 
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 INDEX = "sitemap_index.xml"

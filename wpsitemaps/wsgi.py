@@ -8,7 +8,7 @@ from wpsitemaps.config import ConfigError
 
 try:
     from wpsitemaps import create_app
-    from wpsitemaps.boundscache import warm_up
+    from wpsitemaps.web.context import warm_up
 
     app = create_app()
     # Each worker fills its page-bounds cache in the background at start (large sites).

@@ -58,7 +58,7 @@ def main(argv: list[str]) -> int:
 
 def _sample_page(tmp: Path, path: str) -> str:
     """Write the server-side rendering of a sample document; returns its file:// URL."""
-    from wpsitemaps import xslt
+    from wpsitemaps.web import xslt
 
     xml, kind = SAMPLES[path]
     page = tmp / f"{kind}.html"

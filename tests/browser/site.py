@@ -14,7 +14,7 @@ from typing import Any
 from werkzeug.serving import BaseWSGIServer
 from werkzeug.serving import make_server
 
-from tests.builder import Site
+from tests.support.builder import Site
 from wpsitemaps import create_app
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]

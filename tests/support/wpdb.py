@@ -1,0 +1,100 @@
+"""Test databases: the shared WordPress dump in SQLite and MariaDB, and generated sites.
+
+MariaDB databases get a per-process name so parallel test runs never collide.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pymysql
+
+REPO = Path(__file__).resolve().parents[2]
+# ../shared beside the checkout (CI lays it there); from a git worktree, the nearest one above.
+SHARED = Path(os.environ.get("WPSITEMAPS_SHARED") or next(
+    (p / "shared" for p in REPO.parents if (p / "shared" / "wordpress").is_dir()),
+    REPO.parent / "shared"))
+PEER_SQL = SHARED / "wordpress" / "peer-small.sql"
+PEER_TRUTH = SHARED / "wordpress" / "peer-small.truth.json"
+LOAD_SQLITE = SHARED / "wordpress" / "load_sqlite.py"
+VALIDATE = SHARED / "xsd" / "validate.py"
+SQLITE_DDL = REPO / "migrations" / "sqlite" / "wordpress-6.1-core.sql"
+MYSQL_DDL = REPO / "migrations" / "mysql" / "wordpress-6.1-core.sql"
+MARIADB_HOST = os.environ.get("WPSITEMAPS_TEST_MARIADB_HOST", "127.0.0.1")
+MARIADB_PORT = int(os.environ.get("WPSITEMAPS_TEST_MARIADB_PORT", "3306"))
+RO_USER = "wpsm_ro"
+RO_PASSWORD = "wpsm_ro"
+
+
+def load_peer_sqlite(path: Path) -> Path:
+    """Convert the shared dump into an SQLite file with the shared loader."""
+    subprocess.run([sys.executable, str(LOAD_SQLITE), str(PEER_SQL), str(path)],
+                   check=True, capture_output=True)
+    return path
+
+
+def sqlite_with_schema(path: Path, prefix: str = "wp_") -> Path:
+    """Create an empty WordPress database (our migrations/ DDL) in an SQLite file."""
+    ddl = SQLITE_DDL.read_text(encoding="utf-8").replace('"wp_', f'"{prefix}')
+    con = sqlite3.connect(path)
+    con.executescript(ddl)
+    con.close()
+    return path
+
+
+def mariadb_reachable() -> bool:
+    """Whether the MariaDB server answers as root without a password."""
+    try:
+        pymysql.connect(host=MARIADB_HOST, port=MARIADB_PORT, user="root", password="",
+                        connect_timeout=2).close()
+        return True
+    except pymysql.MySQLError:
+        return False
+
+
+def root_conn(database: str | None = None) -> pymysql.connections.Connection:  # type: ignore[type-arg]
+    """A root connection for setting test databases up (never used by the app)."""
+    return pymysql.connect(host=MARIADB_HOST, port=MARIADB_PORT, user="root", password="",
+                           database=database, charset="utf8mb4", autocommit=True)
+
+
+def mariadb_name(label: str) -> str:
+    """A database name unique to this test process."""
+    return f"wpsm_{os.getpid()}_{label}"
+
+
+def create_mariadb(label: str, sql: Path | str | None = None, prefix: str = "wp_") -> str:
+    """Create a fresh database, load a dump file or our DDL, and grant the read-only user."""
+    name = mariadb_name(label)
+    with root_conn() as con, con.cursor() as cur:
+        cur.execute(f"DROP DATABASE IF EXISTS `{name}`")
+        cur.execute(f"CREATE DATABASE `{name}` CHARACTER SET utf8mb4 "
+                    "COLLATE utf8mb4_unicode_520_ci")
+        cur.execute(f"CREATE USER IF NOT EXISTS '{RO_USER}'@'%' IDENTIFIED BY '{RO_PASSWORD}'")
+        cur.execute(f"GRANT SELECT ON `{name}`.* TO '{RO_USER}'@'%'")
+    if sql is None:
+        sql = MYSQL_DDL.read_text(encoding="utf-8").replace("`wp_", f"`{prefix}")
+    elif isinstance(sql, Path):
+        sql = sql.read_text(encoding="utf-8")
+    client = shutil.which("mariadb") or shutil.which("mysql") or "mariadb"
+    subprocess.run([client, "-h", MARIADB_HOST, "-P", str(MARIADB_PORT), "-uroot",
+                    "--default-character-set=utf8mb4", name],
+                   input=sql.encode("utf-8"), check=True, capture_output=True)
+    return name
+
+
+def drop_mariadb(name: str) -> None:
+    """Drop a test database."""
+    with root_conn() as con, con.cursor() as cur:
+        cur.execute(f"DROP DATABASE IF EXISTS `{name}`")
+
+
+def mariadb_url(name: str, read_only_user: bool = True) -> str:
+    """SQLAlchemy URL for a test database, as the SELECT-only user by default."""
+    auth = f"{RO_USER}:{RO_PASSWORD}" if read_only_user else "root"
+    return f"mysql+pymysql://{auth}@{MARIADB_HOST}:{MARIADB_PORT}/{name}?charset=utf8mb4"

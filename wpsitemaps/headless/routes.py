@@ -1,0 +1,240 @@
+"""GET /api/sitemap: sitemaps of a headless front end's detail URLs (issue #7).
+
+The front end (another domain, its own URL scheme) references the call from its robots.txt;
+the answer lists `{baseUrl}/detail/{dataType}/{id}/{slug}` for the published, indexable,
+non-canonicalised posts of one type in one language, 1,000 per page. Parameters are checked
+in params.py, SQL lives in queries.py and wordpress/queries/posts.py, URLs in urls.py.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import UTC
+from datetime import datetime
+from datetime import timedelta
+from datetime import timezone
+from datetime import tzinfo
+from urllib.parse import quote
+from urllib.parse import urlencode
+from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfoNotFoundError
+
+from flask import Blueprint
+from flask import Flask
+from flask import Response
+from flask import abort
+from flask import current_app
+from flask import request
+from flask import url_for
+from sqlalchemy import ColumnElement
+from sqlalchemy import Connection
+from sqlalchemy import and_
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+from werkzeug.wrappers.response import Response as BaseResponse
+
+from wpsitemaps.config import Settings
+from wpsitemaps.entries import SitemapRef
+from wpsitemaps.entries import UrlEntry
+from wpsitemaps.headless import queries as qa
+from wpsitemaps.headless.config import DEFAULT_DATA_TYPES
+from wpsitemaps.headless.config import EventsConfig
+from wpsitemaps.headless.config import HeadlessConfig
+from wpsitemaps.headless.config import from_settings
+from wpsitemaps.headless.params import ApiParams
+from wpsitemaps.headless.params import bad
+from wpsitemaps.headless.params import parse_params
+from wpsitemaps.headless.urls import detail_url
+from wpsitemaps.sitemaps.bounds import SharedCache
+from wpsitemaps.sitemaps.providers.posts import PostTypeProvider
+from wpsitemaps.sitemaps.render import render_index
+from wpsitemaps.sitemaps.render import render_urlset
+from wpsitemaps.web.context import get_conn
+from wpsitemaps.web.context import load_site
+from wpsitemaps.web.routes import plain
+from wpsitemaps.web.routes import xml_response
+from wpsitemaps.wordpress.dates import latest
+from wpsitemaps.wordpress.dates import utc
+from wpsitemaps.wordpress.queries import posts as qp
+from wpsitemaps.wordpress.site import SiteContext
+
+log = logging.getLogger(__name__)
+bp = Blueprint("api", __name__)
+PAGE_SIZE = 1000
+EVENT_YEARS = 2
+RETRY_AFTER_SECONDS = 30
+CONFIG_KEY = "wpsitemaps.headless.config"
+
+
+@dataclass(frozen=True)
+class Target:
+    """A resolved data type: its canonical spelling and its post type."""
+
+    data_type: str
+    post_type: str
+
+
+@dataclass(frozen=True)
+class Language:
+    """How to select posts of one language: all (one-language site), Polylang or WPML."""
+
+    kind: str  # "site", "polylang" or "wpml"
+    term_ids: tuple[int, ...] = ()
+    codes: tuple[str, ...] = ()
+
+
+def data_types(site: SiteContext, cfg: HeadlessConfig) -> dict[str, Target]:
+    """Lower-cased name -> Target: defaults, then public custom types, then configuration."""
+    out = {name.lower(): Target(name, pt) for name, pt in DEFAULT_DATA_TYPES.items()}
+    for ctype in site.types.post_types:
+        if not ctype.builtin:
+            out.setdefault(ctype.name.lower(), Target(ctype.name, ctype.name))
+    for name, pt in cfg.data_types.items():
+        out[name.lower()] = Target(name, pt)
+    return out
+
+
+def primary(code: str) -> str:
+    """The primary language subtag: 'de_DE' and 'de-ch' -> 'de'."""
+    return code.replace("_", "-").split("-")[0].lower()
+
+
+def resolve_language(conn: Connection, site: SiteContext, code: str) -> Language:
+    """Polylang's language terms, else WPML's codes, else the site locale; 400 if not served."""
+    polylang = qa.polylang_languages(conn, site.tables)
+    if polylang:
+        ids = tuple(tt for tt, slug in polylang if primary(slug) == code)
+        if ids:
+            return Language("polylang", term_ids=ids)
+    elif qa.wpml_present(conn, site.settings.table_prefix):
+        codes = tuple(c for c in qa.wpml_languages(conn, site.settings.table_prefix)
+                      if primary(c) == code)
+        if codes:
+            return Language("wpml", codes=codes)
+    elif primary(site.options.locale) == code:
+        return Language("site")
+    bad("language: not served by this site")
+
+
+def language_condition(conn: Connection, site: SiteContext, lang: Language,
+                       post_type: str) -> ColumnElement[bool] | None:
+    """The SQL for 'in that language'; None when the type is not translated (all posts)."""
+    t, prefix = site.tables, site.settings.table_prefix
+    if lang.kind == "polylang" and qa.polylang_translates(conn, t, post_type):
+        return qa.in_polylang_language(t, lang.term_ids)
+    if lang.kind == "wpml" and qa.wpml_translates(conn, prefix, post_type):
+        return qa.in_wpml_language(t, prefix, post_type, lang.codes)
+    return None
+
+
+def site_zone(site: SiteContext) -> tzinfo:
+    """wp_timezone(): the timezone_string option, else the fixed gmt_offset."""
+    name = site.options.timezone_string
+    if name:
+        try:
+            return ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            log.warning("unknown timezone_string %r, using gmt_offset", name)
+    return timezone(timedelta(hours=site.options.gmt_offset))
+
+
+def plus_years(moment: datetime, years: int) -> datetime:
+    """The same wall time `years` later (29 February becomes 28 February)."""
+    try:
+        return moment.replace(year=moment.year + years)
+    except ValueError:
+        return moment.replace(year=moment.year + years, day=28)
+
+
+def event_window(site: SiteContext, events: EventsConfig) -> tuple[str, str]:
+    """[now, now + 2 years] as meta-value text in the meta's time zone (site local or UTC)."""
+    zone = site_zone(site) if events.start_meta_timezone == "site" else UTC
+    low, high = site.now, plus_years(site.now, EVENT_YEARS)
+    fmt = "%Y-%m-%d %H:%M:%S"
+    return low.astimezone(zone).strftime(fmt), high.astimezone(zone).strftime(fmt)
+
+
+def selection(conn: Connection, site: SiteContext, cfg: HeadlessConfig, params: ApiParams,
+              target: Target, lang: Language) -> ColumnElement[bool] | None:
+    """The SQL condition for listed posts; None when a rule removes the whole type."""
+    rules = [r for r in cfg.experiences[params.experience]
+             if r.data_type.lower() == target.data_type.lower()]
+    if any(r.category is None for r in rules) or site.options.yoast_on(
+            f"noindex-{target.post_type}"):
+        return None
+    ctype = site.types.post_type(target.post_type)
+    # Posts whose canonical override is their own permalink stay listed, as in Yoast's sitemaps.
+    keep = (PostTypeProvider(conn, site, SharedCache(), ctype).self_canonical
+            if ctype is not None else [])
+    conds = [qp.listable(site.tables, [target.post_type], keep)]
+    by_taxonomy: dict[str, list[str]] = {}
+    for rule in rules:
+        by_taxonomy.setdefault(rule.taxonomy, []).append(str(rule.category))
+    conds.extend(~qa.in_terms(site.tables, tx, values) for tx, values in by_taxonomy.items())
+    if cfg.events is not None and cfg.events.post_type == target.post_type:
+        low, high = event_window(site, cfg.events)
+        conds.append(qa.starts_between(site.tables, cfg.events.start_meta_key, low, high))
+    in_language = language_condition(conn, site, lang, target.post_type)
+    if in_language is not None:
+        conds.append(in_language)
+    return and_(*conds)
+
+
+def page_url(params: ApiParams, target: Target, page: int) -> str:
+    """This call with `page=n` (the canonical data type spelling), for the index."""
+    query = urlencode([("baseUrl", params.base_url), ("dataType", target.data_type),
+                       ("experience", params.experience), ("language", params.language),
+                       ("page", str(page))], quote_via=quote)
+    return url_for("api.sitemap", _external=True) + "?" + query
+
+
+@bp.get("/api/sitemap")
+def sitemap() -> BaseResponse:
+    """A <urlset> for 0..1,000 results, else a <sitemapindex> of the pages; 404 past the end."""
+    cfg: HeadlessConfig = current_app.extensions[CONFIG_KEY]
+    params = parse_params(request.args, cfg)
+    site, conn = load_site(), get_conn()
+    target = data_types(site, cfg).get(params.data_type.lower())
+    if target is None:
+        bad("dataType: unknown data type")
+    lang = resolve_language(conn, site, params.language)
+    where = selection(conn, site, cfg, params, target, lang)
+    bounds = [] if where is None else qp.page_bounds(conn, site.tables, where, PAGE_SIZE)
+    if params.page is None and len(bounds) > 1:
+        refs = [SitemapRef(page_url(params, target, n), utc(row[2]))
+                for n, row in enumerate(bounds, start=1)]
+        return xml_response(render_index(refs, None), latest(*(r.lastmod for r in refs)),
+                            negotiate=False)
+    page = params.page or 1
+    if page > len(bounds):
+        if params.page is not None:
+            abort(404, "page: no such page")
+        return xml_response(render_urlset([], None), None, negotiate=False)
+    assert where is not None  # bounds is empty without a condition
+    rows = qp.page_rows(conn, site.tables, where, int(bounds[page - 1][1]), PAGE_SIZE,
+                        with_content=False)
+    entries = [UrlEntry(detail_url(params.base_url, target.data_type, int(r.ID),
+                                   str(r.post_title or "")), utc(r.post_modified_gmt))
+               for r in rows]
+    return xml_response(render_urlset(entries, None), latest(*(e.lastmod for e in entries)),
+                        negotiate=False)
+
+
+def database_unavailable(exc: Exception) -> Response:
+    """WordPress data cannot be read right now: 502 with Retry-After (the issue's contract)."""
+    log.error("api: database unavailable: %s", exc.__class__.__name__, exc_info=exc)
+    return plain("502 Bad Gateway: the WordPress database cannot be read right now.", 502,
+                 **{"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+
+bp.register_error_handler(DBAPIError, database_unavailable)
+bp.register_error_handler(PoolTimeout, database_unavailable)
+
+
+def init_app(app: Flask, settings: Settings) -> None:
+    """Validate `[headless]` (ConfigError at start-up) and serve the API when it is set."""
+    cfg = from_settings(settings)
+    if cfg is not None:
+        app.extensions[CONFIG_KEY] = cfg
+        app.register_blueprint(bp)

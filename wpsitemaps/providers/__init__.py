@@ -1,1 +1,0 @@
-"""Sitemap providers: one per sitemap name (post types, taxonomies, authors, video, news)."""

@@ -1,0 +1,137 @@
+"""Permalinks for a batch of post rows: gather what the URL needs in batched queries, then
+call the pure builders in permalinks.py."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Connection
+from sqlalchemy import Row
+
+from wpsitemaps.wordpress import permalinks
+from wpsitemaps.wordpress.contenttypes import ContentType
+from wpsitemaps.wordpress.ids import parse_id
+from wpsitemaps.wordpress.permalinks import PostLink
+from wpsitemaps.wordpress.queries import posts as qp
+from wpsitemaps.wordpress.queries import terms as qt
+from wpsitemaps.wordpress.queries import users as qu
+from wpsitemaps.wordpress.site import SiteContext
+
+MAX_DEPTH = 100
+PRIMARY_CATEGORY_KEY = "_yoast_wpseo_primary_category"
+
+
+def ancestor_uris(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]]) -> dict[int, str]:
+    """get_page_uri() for each row: ancestor slugs (skipping empty ones) joined with '/'."""
+    known: dict[int, tuple[str, int]] = {
+        int(r.ID): (str(r.post_name or ""), int(r.post_parent or 0)) for r in rows}
+    missing = {parent for _, parent in known.values() if parent and parent not in known}
+    for _ in range(MAX_DEPTH):
+        if not missing:
+            break
+        found = qp.parents(conn, site.tables, missing)
+        known.update(found)
+        # A parent that does not exist ends the chain, as get_post_ancestors() does.
+        missing = {parent for _, parent in found.values() if parent and parent not in known}
+    uris: dict[int, str] = {}
+    for r in rows:
+        parts: list[str] = []
+        seen: set[int] = set()
+        current = int(r.ID)
+        while current and current in known and current not in seen and len(seen) < MAX_DEPTH:
+            seen.add(current)
+            name, parent = known[current]
+            if name or current == int(r.ID):
+                parts.append(name)
+            current = parent
+        uris[int(r.ID)] = "/".join(reversed(parts))
+    return uris
+
+
+def category_paths(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]],
+                   primary: dict[int, int]) -> dict[int, str]:
+    """%category% for each post: the lowest-ID category (or Yoast's primary one) with parents."""
+    t = site.tables
+    ids = [int(r.ID) for r in rows]
+    cats = qt.post_terms(conn, t, ids, "category")
+    chosen: dict[int, int] = {}
+    for pid in ids:
+        mine = cats.get(pid, [])
+        if pid in primary:
+            chosen[pid] = primary[pid]
+        elif mine:
+            chosen[pid] = min(term_id for term_id, _, _ in mine)
+        else:
+            chosen[pid] = site.options.default_category
+    known = qt.terms_by_id(conn, t, set(chosen.values()), "category")
+    missing = {parent for _, parent in known.values() if parent and parent not in known}
+    for _ in range(MAX_DEPTH):
+        if not missing:
+            break
+        found = qt.terms_by_id(conn, t, missing, "category")
+        known.update(found)
+        missing = {parent for _, parent in found.values() if parent and parent not in known}
+    paths: dict[int, str] = {}
+    for pid, term_id in chosen.items():
+        if term_id not in known and pid in primary:
+            # A primary category that no longer exists: WordPress falls back to the first.
+            mine = cats.get(pid, [])
+            term_id = min((tid for tid, _, _ in mine), default=site.options.default_category)
+        parts: list[str] = []
+        seen: set[int] = set()
+        while term_id in known and term_id not in seen:
+            seen.add(term_id)
+            slug, parent = known[term_id]
+            parts.append(slug)
+            term_id = parent
+        paths[pid] = "/".join(reversed(parts))
+    return paths
+
+
+def post_links(conn: Connection, site: SiteContext, ctype: ContentType,
+               rows: Sequence[Row[Any]],
+               meta: dict[int, dict[str, str]] | None = None) -> dict[int, str]:
+    """{ID: get_permalink()} for rows of one post type, with batched lookups."""
+    structure = site.options.permalink_structure
+    pretty = bool(structure)
+    # get_post_permalink() uses get_page_uri() for hierarchical custom types even with plain
+    # links ('?book=parent/child'); plain pages are ?page_id= and need no URI.
+    with_uri = ctype.hierarchical and (pretty or not ctype.builtin)
+    uris = ancestor_uris(conn, site, rows) if with_uri else {}
+    categories: dict[int, str] = {}
+    authors: dict[int, str] = {}
+    if pretty and ctype.name == "post" and "%category%" in structure:
+        primary = _primary_categories(site, meta or {})
+        categories = category_paths(conn, site, rows, primary)
+    if pretty and ctype.name == "post" and "%author%" in structure:
+        authors = qu.nicenames(conn, site.tables, {int(r.post_author or 0) for r in rows})
+    out: dict[int, str] = {}
+    for r in rows:
+        pid = int(r.ID)
+        link = PostLink(pid, str(r.post_type), str(r.post_name or ""), _local(r.post_date),
+                        uris.get(pid, ""), categories.get(pid, ""),
+                        authors.get(int(r.post_author or 0), ""))
+        out[pid] = permalinks.post_url(site.links, ctype, link)
+    return out
+
+
+def _primary_categories(site: SiteContext, meta: dict[int, dict[str, str]]) -> dict[int, int]:
+    """Yoast's primary category per post, honoured only while Yoast is active, as its
+    post_link_category filter only runs then."""
+    if not site.options.yoast_active:
+        return {}
+    out: dict[int, int] = {}
+    for pid, values in meta.items():
+        category = parse_id(values.get(PRIMARY_CATEGORY_KEY))
+        if category is not None:
+            out[pid] = category
+    return out
+
+
+def _local(value: object) -> str:
+    """post_date as 'YYYY-MM-DD HH:MM:SS' whatever the driver returned."""
+    if value is None:
+        return ""
+    text = value.isoformat(sep=" ") if hasattr(value, "isoformat") else str(value)
+    return text[:19]

@@ -1,0 +1,78 @@
+"""The provider contract (WordPress's WP_Sitemaps_Provider, Django's Sitemap) and its base.
+
+A provider is built per request (or per command) with its connection, site and the app's
+shared cache, and memoizes per-request values on itself (`functools.cached_property`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from collections.abc import Sequence
+from functools import cached_property
+from typing import TypeVar
+
+from sqlalchemy import Connection
+
+from wpsitemaps.entries import PageBound
+from wpsitemaps.entries import UrlEntry
+from wpsitemaps.sitemaps.bounds import NotReady
+from wpsitemaps.sitemaps.bounds import SharedCache
+from wpsitemaps.wordpress.dates import latest
+from wpsitemaps.wordpress.site import SiteContext
+
+T = TypeVar("T")
+
+
+class Provider:
+    """A named sitemap split into pages of at most `entries_per_page` objects.
+
+    Subclasses set `name` and `stylesheet` and implement `compute_bounds()` and `entries()`;
+    `bounds` is what callers read (cached across requests by the shared cache).
+    """
+
+    name: str
+    stylesheet: str = "main"  # which XSL renders it: 'main', 'video' or 'news'
+
+    def __init__(self, conn: Connection, site: SiteContext, shared: SharedCache) -> None:
+        self.conn = conn
+        self.site = site
+        self.shared = shared
+
+    def compute_bounds(self) -> list[PageBound]:
+        """One PageBound per non-empty page, in order (empty list: no entries)."""
+        raise NotImplementedError
+
+    def entries(self, page: int, bound: PageBound) -> list[UrlEntry]:
+        """The entries of page `page` (1-based) starting at `bound`."""
+        raise NotImplementedError
+
+    def is_slow(self) -> bool:
+        """Whether computing the bounds is too slow for a request (then background only)."""
+        return False
+
+    @cached_property
+    def bounds(self) -> list[PageBound]:
+        """The page bounds, cached per app, site and options; NotReady while a slow
+        provider's first computation runs in the background."""
+        key = ("bounds", self.name)
+        if self.is_slow() and self.shared.defer(self.site, key):
+            raise NotReady(self.name)
+        return self.shared.get(self.site, key, self.compute_bounds)
+
+    def cached(self, key: str, compute: Callable[[], T]) -> T:
+        """compute(), cached across requests like the bounds (aggregates over the site)."""
+        return self.shared.get(self.site, (key, self.name), compute)
+
+
+def keyed_pages(rows: Sequence[tuple[int, UrlEntry]], size: int) -> list[PageBound]:
+    """Bounds of a list of (key, entry) sorted by key: pages of `size` entries."""
+    return [PageBound(rows[i][0], latest(*(e.lastmod for _, e in rows[i:i + size])))
+            for i in range(0, len(rows), size)]
+
+
+def keyed_page(rows: Sequence[tuple[int, UrlEntry]], bound: PageBound,
+               size: int) -> list[UrlEntry]:
+    """The entries of the page that starts at `bound` in a list of (key, entry)."""
+    return [e for key, e in rows if key >= bound.first_key][:size]
+
+

@@ -1,0 +1,147 @@
+"""Taxonomy sitemaps (category, post_tag, public custom ones), as Yoast's taxonomy provider.
+
+A term is listed when it has published posts (count > 0) or, in a hierarchical taxonomy, when
+a descendant has (get_terms(hide_empty) keeps such parents: their archive shows the
+descendants' posts); not when noindexed in `wpseo_taxonomy_meta` or Rank Math term meta, nor
+when its Yoast canonical points elsewhere. lastmod is the newest published post in the term
+or its descendants. Terms of one taxonomy are few compared with posts, so selection and
+paging happen over the taxonomy's term rows in Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cached_property
+from typing import Any
+
+from sqlalchemy import Connection
+
+from wpsitemaps.content.urls import encode_url
+from wpsitemaps.content.urls import is_listable
+from wpsitemaps.entries import PageBound
+from wpsitemaps.entries import UrlEntry
+from wpsitemaps.sitemaps.bounds import SharedCache
+from wpsitemaps.sitemaps.providers.base import Provider
+from wpsitemaps.sitemaps.providers.base import keyed_page
+from wpsitemaps.sitemaps.providers.base import keyed_pages
+from wpsitemaps.wordpress import permalinks
+from wpsitemaps.wordpress.contenttypes import ContentType
+from wpsitemaps.wordpress.dates import latest
+from wpsitemaps.wordpress.dates import utc
+from wpsitemaps.wordpress.phpdata import as_dict
+from wpsitemaps.wordpress.queries import terms as qt
+from wpsitemaps.wordpress.site import SiteContext
+
+
+@dataclass(frozen=True)
+class Term:
+    """A listed term with its URL and the term_taxonomy_ids whose posts date it."""
+
+    term_id: int
+    loc: str
+    tt_ids: tuple[int, ...]
+
+
+def _descendants(rows: Sequence[Any]) -> dict[int, list[int]]:
+    """{term_id: [term_id of itself and every descendant]} (cycle-safe)."""
+    children: dict[int, list[int]] = {}
+    for r in rows:
+        children.setdefault(int(r.parent or 0), []).append(int(r.term_id))
+    out: dict[int, list[int]] = {}
+    for r in rows:
+        seen, stack = [], [int(r.term_id)]
+        while stack:
+            current = stack.pop()
+            if current in seen:
+                continue
+            seen.append(current)
+            stack.extend(children.get(current, []))
+        out[int(r.term_id)] = seen
+    return out
+
+
+def _ancestors(term_id: int, by_id: dict[int, Any]) -> tuple[str, ...]:
+    """Slugs of the ancestors from the root (get_ancestors(), reversed)."""
+    slugs: list[str] = []
+    seen = {term_id}
+    parent = int(by_id[term_id].parent or 0)
+    while parent in by_id and parent not in seen:
+        seen.add(parent)
+        slugs.append(str(by_id[parent].slug))
+        parent = int(by_id[parent].parent or 0)
+    return tuple(reversed(slugs))
+
+
+def _yoast_term_meta(site: SiteContext, taxonomy: str) -> dict[int, dict[Any, Any]]:
+    """wpseo_taxonomy_meta[taxonomy] as {term_id: settings}."""
+    raw = as_dict(site.options.wpseo_taxonomy_meta.get(taxonomy))
+    out: dict[int, dict[Any, Any]] = {}
+    for key, value in raw.items():
+        if str(key).isdigit():
+            out[int(key)] = as_dict(value)
+    return out
+
+
+class TaxonomyProvider(Provider):
+    """One taxonomy's sitemap (name = taxonomy name: category-sitemap.xml...)."""
+
+    def __init__(self, conn: Connection, site: SiteContext, shared: SharedCache,
+                 ctype: ContentType) -> None:
+        super().__init__(conn, site, shared)
+        self.ctype = ctype
+        self.name = ctype.name
+
+    @cached_property
+    def terms(self) -> list[tuple[int, UrlEntry]]:
+        """(term_id, entry) of the listed terms in term_id order, with their lastmod.
+
+        Cached across requests like page bounds: a term's lastmod needs every published
+        post in it and its descendants, which grows with the site.
+        """
+        def compute() -> list[tuple[int, UrlEntry]]:
+            terms = self._terms()
+            mods = self._lastmods(terms)
+            return [(t.term_id, UrlEntry(t.loc, mods[t.term_id])) for t in terms]
+
+        return self.cached("terms", compute)
+
+    def _terms(self) -> list[Term]:
+        conn, site = self.conn, self.site
+        rows = qt.taxonomy_terms(conn, site.tables, self.name)
+        by_id = {int(r.term_id): r for r in rows}
+        family = _descendants(rows)
+        yoast = _yoast_term_meta(site, self.name)
+        rank_math = qt.rank_math_noindex_terms(conn, site.tables, by_id)
+        out: list[Term] = []
+        for r in rows:
+            tid = int(r.term_id)
+            if not any(int(by_id[d].count or 0) > 0 for d in family[tid]):
+                continue
+            settings = yoast.get(tid, {})
+            if settings.get("wpseo_noindex") == "noindex" or tid in rank_math:
+                continue
+            url = permalinks.term_url(site.links, self.ctype, tid, str(r.slug),
+                                      _ancestors(tid, by_id))
+            canonical = str(settings.get("wpseo_canonical") or "").strip()
+            loc = encode_url(url)
+            if (canonical and canonical != url) or not is_listable(loc):
+                continue
+            out.append(Term(tid, loc, tuple(int(by_id[d].term_taxonomy_id)
+                                            for d in family[tid])))
+        return out
+
+    def _lastmods(self, terms: Sequence[Term]) -> dict[int, datetime | None]:
+        dates = qt.term_lastmods(self.conn, self.site.tables,
+                                 {tt for term in terms for tt in term.tt_ids})
+        return {term.term_id: latest(*(utc(dates.get(tt)) for tt in term.tt_ids))
+                for term in terms}
+
+    def compute_bounds(self) -> list[PageBound]:
+        """Pages of `entries_per_page` terms."""
+        return keyed_pages(self.terms, self.site.settings.entries_per_page)
+
+    def entries(self, page: int, bound: PageBound) -> list[UrlEntry]:
+        """The terms of one page."""
+        return keyed_page(self.terms, bound, self.site.settings.entries_per_page)

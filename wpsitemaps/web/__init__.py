@@ -1,0 +1,6 @@
+"""HTTP on top: routes, the request context (site and connection on `g`), gzip and
+conditional requests, robots.txt, server-side XSLT.
+
+Rule: the only package (with `headless`) that imports Flask; it decides status codes and
+headers and delegates what is listed to `sitemaps`.
+"""

@@ -1,0 +1,196 @@
+"""HTTP: routes, status codes and headers. Building and rendering live elsewhere."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from collections.abc import Sequence
+from datetime import UTC
+from datetime import datetime
+
+from flask import Blueprint
+from flask import Flask
+from flask import Response
+from flask import abort
+from flask import redirect
+from flask import request
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers.response import Response as BaseResponse
+
+from wpsitemaps.entries import SitemapRef
+from wpsitemaps.entries import UrlEntry
+from wpsitemaps.paths import XSL_DIR
+from wpsitemaps.sitemaps.bounds import NotReady
+from wpsitemaps.sitemaps.render import render_index
+from wpsitemaps.sitemaps.render import render_urlset
+from wpsitemaps.sitemaps.render import stylesheet_href
+from wpsitemaps.web.context import load_sitemaps
+from wpsitemaps.web.xslt import STYLESHEETS
+from wpsitemaps.web.xslt import transform
+from wpsitemaps.web.xslt import wants_html
+from wpsitemaps.wordpress.dates import latest
+from wpsitemaps.wordpress.site import SiteContext
+
+log = logging.getLogger(__name__)
+bp = Blueprint("wpsitemaps", __name__)
+RETRY_AFTER_SECONDS = 30
+MAX_INDEX_ENTRIES = 50_000
+# Matched with fullmatch(): '$' would also accept a trailing line feed. A page number has at
+# most 9 digits: no site has a billion pages, and int() refuses over 4,300 digits.
+SITEMAP_RE = re.compile(r"(?P<name>[a-z0-9_-]+)-sitemap(?P<page>[0-9]{0,9})\.xml")
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def sitemap_url(site: SiteContext, name: str, page: int) -> str:
+    """Absolute URL of a sitemap page: {home}/{name}-sitemap{n}.xml (no n for page 1)."""
+    suffix = "" if page == 1 else str(page)
+    return f"{site.options.home}/{name}-sitemap{suffix}.xml"
+
+
+def xml_response(body: bytes, lastmod: datetime | None, kind: str = "main",
+                 negotiate: bool = True) -> BaseResponse:
+    """A sitemap response with caching headers; answers 304 to matching conditionals.
+
+    A browser's top-level navigation gets the `kind` stylesheet applied here (HTML), since
+    browsers are dropping XSLT; everything else (crawlers, fetches) gets the XML (#6).
+    negotiate=False always answers XML (the headless API, whose documents carry no PI).
+    """
+    content_type = "application/xml; charset=utf-8"
+    if negotiate and wants_html(request.headers):
+        body, content_type = transform(body, kind), "text/html; charset=utf-8"
+    return cached(Response(body, content_type=content_type), body, lastmod)
+
+
+def cached(resp: Response, body: bytes, lastmod: datetime | None) -> BaseResponse:
+    """Add the headers every sitemap and stylesheet carries; 304 on matching conditionals."""
+    resp.vary.update(("Sec-Fetch-Dest", "Sec-Fetch-Mode"))
+    resp.headers["X-Robots-Tag"] = "noindex, follow"
+    resp.headers["Cache-Control"] = "public, max-age=300"
+    # Empty documents have no date of their own; the epoch is stable, and the ETag still
+    # changes with the content.
+    resp.last_modified = (lastmod or EPOCH).replace(microsecond=0)
+    resp.set_etag(hashlib.sha256(body).hexdigest())
+    return resp.make_conditional(request)
+
+
+@bp.get("/sitemap_index.xml")
+def sitemap_index() -> BaseResponse:
+    """The index: one <sitemap> per non-empty page of every provider."""
+    sitemaps = load_sitemaps()
+    site = sitemaps.site
+    refs: list[SitemapRef] = []
+    if site.options.blog_public:
+        for provider in sitemaps.providers:
+            try:
+                bounds = provider.bounds
+            except NotReady:
+                # Listed once its background computation is done (large sites' video scan).
+                continue
+            for page, bound in enumerate(bounds, start=1):
+                refs.append(SitemapRef(sitemap_url(site, provider.name, page), bound.lastmod))
+    refs = refs[:MAX_INDEX_ENTRIES]
+    body = render_index(refs, stylesheet_href(site.options.home, "main"))
+    return xml_response(body, latest(*(r.lastmod for r in refs)))
+
+
+@bp.get("/sitemap.xml")
+def sitemap_alias() -> BaseResponse:
+    """WordPress's and Yoast's alias: 301 to the index."""
+    return redirect("/sitemap_index.xml", code=301)
+
+
+@bp.get("/<string:filename>")
+def sitemap_page(filename: str) -> BaseResponse:
+    """`{name}-sitemap.xml` and `{name}-sitemap{n}.xml` (n >= 2); 1 and 0 redirect."""
+    match = SITEMAP_RE.fullmatch(filename)
+    if match is None:
+        abort(404, "No such sitemap.")
+    name, digits = match["name"], match["page"]
+    if digits in ("0", "1"):
+        return redirect(f"/{name}-sitemap.xml", code=301)
+    if digits.startswith("0"):
+        abort(404, "No such sitemap page.")
+    page = int(digits) if digits else 1
+    sitemaps = load_sitemaps()
+    site = sitemaps.site
+    provider = sitemaps.lookup(name)
+    if provider is None:
+        abort(404, "No such sitemap.")
+    try:
+        bounds = provider.bounds if site.options.blog_public else []
+    except NotReady:
+        return plain("Service unavailable: this sitemap is being prepared; try again shortly.",
+                     503, **{"Retry-After": str(RETRY_AFTER_SECONDS)})
+    entries: Sequence[UrlEntry] = []
+    if page <= len(bounds):
+        entries = provider.entries(page, bounds[page - 1])
+    elif page > 1:
+        abort(404, "No such sitemap page.")
+    body = render_urlset(entries, stylesheet_href(site.options.home, provider.stylesheet))
+    return xml_response(body, latest(*(e.lastmod for e in entries)), provider.stylesheet)
+
+
+@bp.get("/<any(main, video, news):kind>-sitemap.xsl")
+def stylesheet(kind: str) -> BaseResponse:
+    """The XSL files of xsl/, named by the <?xml-stylesheet?> PI of each sitemap."""
+    path = XSL_DIR / STYLESHEETS[kind]
+    body = path.read_bytes()
+    mtime = datetime.fromtimestamp(int(path.stat().st_mtime), UTC)
+    return cached(Response(body, content_type="text/xsl; charset=utf-8"), body, mtime)
+
+
+def plain(body: str, status: int, **headers: str) -> Response:
+    """A small plain-text answer (errors, redirects' bodies)."""
+    resp = Response(body + "\n", status=status, mimetype="text/plain")
+    resp.headers.update(headers)
+    return resp
+
+
+def database_unavailable(exc: Exception) -> Response:
+    """The database cannot be read right now: 503 with Retry-After, never a traceback."""
+    log.error("database unavailable: %s", exc.__class__.__name__, exc_info=exc)
+    return plain("Service unavailable: the WordPress database cannot be read right now.",
+                 503, **{"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+
+def http_error(exc: HTTPException) -> Response:
+    """Werkzeug HTTP errors as small plain bodies (404, 405, 400...)."""
+    text = exc.description or exc.name
+    resp = plain(f"{exc.code} {exc.name}: {text}", exc.code or 500)
+    if exc.code == 405 and exc.response is None:
+        allow = getattr(exc, "valid_methods", None)
+        if allow:
+            resp.headers["Allow"] = ", ".join(allow)
+    return resp
+
+
+def internal_error(exc: Exception) -> Response:
+    """Anything unexpected: log it, answer 500 in plain text (no half-written XML)."""
+    log.exception("unhandled error", exc_info=exc)
+    return plain("500 Internal Server Error", 500)
+
+
+def security_headers(resp: Response) -> Response:
+    """Headers every response carries."""
+    resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+    return resp
+
+
+def init_app(app: Flask) -> None:
+    """Register the blueprint and the error handlers."""
+    from wpsitemaps.web import gzip as compress
+    from wpsitemaps.web import robots
+
+    # First: after_request hooks run in reverse order, so gzip encoding runs last.
+    compress.init_app(app)
+    robots.init_app(app)
+    app.register_blueprint(bp)
+    for exc_type in (OperationalError, DBAPIError, PoolTimeout):
+        app.register_error_handler(exc_type, database_unavailable)
+    app.register_error_handler(HTTPException, http_error)
+    app.register_error_handler(Exception, internal_error)
+    app.after_request(security_headers)

@@ -1,0 +1,158 @@
+"""The wp_options values a sitemap needs, read in one query and parsed once."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+
+from sqlalchemy import Connection
+
+from wpsitemaps.config import Settings
+from wpsitemaps.wordpress.ids import parse_id
+from wpsitemaps.wordpress.phpdata import as_dict
+from wpsitemaps.wordpress.phpdata import unserialize
+from wpsitemaps.wordpress.queries import options as queries
+from wpsitemaps.wordpress.schema import WPTables
+
+log = logging.getLogger(__name__)
+
+OPTION_NAMES = (
+    "home", "siteurl", "permalink_structure", "category_base", "tag_base", "show_on_front",
+    "page_on_front", "page_for_posts", "blog_public", "blogname", "WPLANG", "timezone_string",
+    "gmt_offset", "upload_path", "upload_url_path", "rewrite_rules", "wpseo_titles",
+    "wpseo_taxonomy_meta", "wpseo", "sticky_posts", "default_category", "active_plugins",
+)
+YOAST_TRUE = (True, 1, "1", "on", "true")
+YOAST_PLUGINS = ("wordpress-seo/", "wordpress-seo-premium/")
+SERIALIZED = ("rewrite_rules", "wpseo_titles", "wpseo_taxonomy_meta", "wpseo", "sticky_posts",
+              "active_plugins")
+
+
+@dataclass(frozen=True)
+class SiteOptions:
+    """Typed view of the options; URLs without trailing slash, as WordPress stores them."""
+
+    home: str
+    siteurl: str
+    permalink_structure: str = ""
+    category_base: str = ""
+    tag_base: str = ""
+    show_on_front: str = "posts"
+    page_on_front: int = 0
+    page_for_posts: int = 0
+    blog_public: bool = True
+    blogname: str = ""
+    locale: str = "en_US"
+    timezone_string: str = ""
+    gmt_offset: float = 0.0
+    upload_path: str = ""
+    upload_url_path: str = ""
+    rewrite_rules: dict[str, str] = field(default_factory=dict)
+    wpseo_titles: dict[Any, Any] = field(default_factory=dict)
+    wpseo_taxonomy_meta: dict[Any, Any] = field(default_factory=dict)
+    wpseo: dict[Any, Any] = field(default_factory=dict)
+    default_category: int = 1
+    yoast_active: bool = False
+    stored_home: str = ""  # the home option as stored, when home_url overrides it
+    raw: dict[str, str] = field(default_factory=dict)
+
+    def public_content(self, content: str) -> str:
+        """post_content with the stored (internal) home rewritten to the public home URL.
+
+        Behind a proxy the database's URLs name the internal host; images and videos of the
+        site's own host must keep counting as the site's, under the public URL.
+        """
+        if self.stored_home and self.stored_home != self.home and self.stored_home in content:
+            return content.replace(self.stored_home, self.home)
+        return content
+
+    def yoast_on(self, key: str) -> bool:
+        """Whether a Yoast `wpseo_titles` switch (noindex-post, disable-author...) is on;
+        Yoast stores booleans, older versions "on" / "1"."""
+        return self.wpseo_titles.get(key) in YOAST_TRUE
+
+    @property
+    def static_front(self) -> bool:
+        """Whether the front page is a static page (show_on_front = page with a page set)."""
+        return self.show_on_front == "page" and self.page_on_front > 0
+
+    @property
+    def upload_baseurl(self) -> str:
+        """wp_upload_dir()['baseurl']: upload_url_path, else siteurl + /wp-content/uploads."""
+        if self.upload_url_path.strip():
+            return self.upload_url_path.strip().rstrip("/")
+        path = self.upload_path.strip().strip("/")
+        if path and path != "wp-content/uploads" and not path.startswith("/"):
+            return f"{self.siteurl}/{path}"
+        return f"{self.siteurl}/wp-content/uploads"
+
+
+def _int(value: str | None) -> int:
+    # An ID no row can have (huge, or non-ASCII digits) counts as unset: parse_id().
+    return parse_id(value) or 0
+
+
+def _float(value: str | None) -> float:
+    try:
+        return float(str(value or "0").strip() or 0)
+    except ValueError:
+        return 0.0
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed(name: str, text: str | None) -> dict[Any, Any]:
+    """A serialized option as a dict, parsed once per distinct value: options are read on
+    every request, and `rewrite_rules` alone holds hundreds to thousands of rules. The dict
+    is shared between requests and never modified."""
+    return as_dict(unserialize(text, f"option {name}"))
+
+
+def parse_options(raw: dict[str, str], settings: Settings | None = None) -> SiteOptions:
+    """Build SiteOptions from raw option rows, applying the home URL override."""
+    parsed = {name: _parsed(name, raw.get(name)) for name in SERIALIZED}
+    home = stored_home = (raw.get("home") or "").strip().rstrip("/")
+    siteurl = (raw.get("siteurl") or home).strip().rstrip("/")
+    if settings is not None and settings.home_url:
+        # Behind a proxy the stored home is internal; WordPress files usually sit under the
+        # same origin, so siteurl moves with home when it started with it.
+        if siteurl.startswith(home):
+            siteurl = settings.home_url + siteurl[len(home):]
+        home = settings.home_url
+    rules = {str(k): str(v) for k, v in parsed["rewrite_rules"].items()}
+    return SiteOptions(
+        home=home,
+        siteurl=siteurl or home,
+        permalink_structure=(raw.get("permalink_structure") or "").strip(),
+        category_base=(raw.get("category_base") or "").strip(),
+        tag_base=(raw.get("tag_base") or "").strip(),
+        show_on_front=(raw.get("show_on_front") or "posts").strip(),
+        page_on_front=_int(raw.get("page_on_front")),
+        page_for_posts=_int(raw.get("page_for_posts")),
+        blog_public=(raw.get("blog_public") or "1").strip() != "0",
+        blogname=raw.get("blogname") or "",
+        locale=(raw.get("WPLANG") or "").strip() or "en_US",
+        timezone_string=(raw.get("timezone_string") or "").strip(),
+        gmt_offset=_float(raw.get("gmt_offset")),
+        upload_path=raw.get("upload_path") or "",
+        upload_url_path=raw.get("upload_url_path") or "",
+        rewrite_rules=rules,
+        wpseo_titles=parsed["wpseo_titles"],
+        wpseo_taxonomy_meta=parsed["wpseo_taxonomy_meta"],
+        wpseo=parsed["wpseo"],
+        default_category=_int(raw.get("default_category") or "1"),
+        stored_home=stored_home,
+        yoast_active=any(str(v).startswith(YOAST_PLUGINS)
+                         for v in parsed["active_plugins"].values()),
+        raw=raw,
+    )
+
+
+def load_options(conn: Connection, tables: WPTables, settings: Settings) -> SiteOptions:
+    """Read and parse the options we need in one query."""
+    extra = (settings.now[len("option:"):],) if settings.now and settings.now.startswith(
+        "option:") else ()
+    raw = queries.options(conn, tables, OPTION_NAMES + extra)
+    return parse_options(raw, settings)

@@ -1,0 +1,153 @@
+"""Canonical URLs exactly as WordPress builds them. Pure functions, no database access.
+
+Mirrors get_permalink(), get_page_link() / _get_page_link(), get_post_permalink(),
+get_term_link(), get_author_posts_url(), get_post_type_archive_link(), _wp_link_page(),
+home_url() and user_trailingslashit() of WordPress 6.x. Slugs are used as stored:
+WordPress keeps non-Latin slugs percent-encoded in post_name / terms.slug and pastes them
+into URLs unchanged, so we do the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import parse_qsl
+from urllib.parse import quote
+from urllib.parse import quote_plus
+
+from wpsitemaps.wordpress.contenttypes import ContentType
+
+STRUCTURE_TAGS = ("%year%", "%monthnum%", "%day%", "%hour%", "%minute%", "%second%",
+                  "%postname%", "%post_id%", "%category%", "%author%", "%pagename%")
+
+
+@dataclass(frozen=True)
+class LinkSite:
+    """The site-wide facts links depend on."""
+
+    home: str  # home option without trailing slash
+    structure: str  # permalink_structure ('' = plain links)
+    show_on_front: str = "posts"
+    page_on_front: int = 0
+
+
+@dataclass(frozen=True)
+class PostLink:
+    """What a post's URL depends on."""
+
+    id: int
+    post_type: str
+    name: str  # post_name as stored (percent-encoded when non-Latin)
+    date: str = ""  # post_date, site local time, 'YYYY-MM-DD HH:MM:SS'
+    uri: str = ""  # get_page_uri(): ancestor slugs joined with '/', ending in name
+    category: str = ""  # %category%: 'parent/child' slug path of the chosen category
+    author: str = ""  # user_nicename of post_author
+
+
+def home_url(site: LinkSite, path: str = "") -> str:
+    """home_url($path): the home option plus '/' and the path without leading slashes."""
+    if not path:
+        return site.home
+    return f"{site.home}/{path.lstrip('/')}"
+
+
+def trailing(site: LinkSite, url: str) -> str:
+    """user_trailingslashit(): follow the permalink structure's trailing slash."""
+    if site.structure.endswith("/"):
+        return url if url.endswith("/") else url + "/"
+    return url.rstrip("/")
+
+
+def post_url(site: LinkSite, ctype: ContentType, post: PostLink) -> str:
+    """get_permalink() for a published post of any listed type."""
+    if post.post_type == "page":
+        return page_url(site, post)
+    if ctype.builtin:
+        return _post_link(site, post)
+    slug = post.uri or post.name if ctype.hierarchical else post.name
+    if ctype.base is None:
+        # Plain permalinks: the type's query var (get_post_permalink()).
+        return home_url(site, f"?{ctype.query_var}={slug}")
+    return home_url(site, trailing(site, f"{ctype.base}/{slug}"))
+
+
+def _post_link(site: LinkSite, post: PostLink) -> str:
+    """get_permalink() for type post: fill the structure tags."""
+    if not site.structure:
+        return home_url(site, f"?p={post.id}")
+    date = post.date.replace("-", " ").replace(":", " ").split(" ")
+    date = (date + ["00"] * 6)[:6]
+    values = (*date, post.name, str(post.id), post.category, post.author, post.name)
+    link = site.structure
+    for tag, value in zip(STRUCTURE_TAGS, values, strict=True):
+        link = link.replace(tag, value)
+    return trailing(site, home_url(site, link))
+
+
+def page_url(site: LinkSite, post: PostLink) -> str:
+    """get_page_link(): the static front page is the home URL, others their page URI."""
+    if site.show_on_front == "page" and site.page_on_front == post.id:
+        return home_url(site, "/")
+    if not site.structure:
+        return home_url(site, f"?page_id={post.id}")
+    root = "index.php/" if site.structure.lstrip("/").startswith("index.php") else ""
+    return trailing(site, home_url(site, root + (post.uri or post.name)))
+
+
+def paged_url(site: LinkSite, post: PostLink, url: str, page: int) -> str:
+    """_wp_link_page($page) for page >= 2 of a <!--nextpage--> post."""
+    if not site.structure:
+        return add_query_arg(url, "page", str(page))
+    base = url if url.endswith("/") else url + "/"
+    if site.show_on_front == "page" and site.page_on_front == post.id:
+        return base + trailing(site, f"page/{page}")
+    return base + trailing(site, str(page))
+
+
+def php_urlencode(value: str) -> str:
+    """PHP urlencode(): spaces as '+', every byte but [A-Za-z0-9_.-] as upper-case %XX."""
+    return quote_plus(value, safe="-_.", encoding="latin-1").replace("~", "%7E")
+
+
+def add_query_arg(url: str, key: str, value: str) -> str:
+    """add_query_arg($key, $value, $url): WordPress re-encodes the query already in the URL.
+
+    It parses the query (wp_parse_str, which decodes) and applies urlencode_deep() to the
+    values, so '?book=a/b' becomes '?book=a%2Fb' and '%e7' becomes '%E7'; the new value is
+    added as given and an existing key keeps its place. Bytes survive through latin-1.
+    """
+    base, _, query = url.partition("?")
+    # Raw non-ASCII in the query (a slug stored unencoded) becomes UTF-8 %XX first, so the
+    # latin-1 round trip below only ever sees bytes.
+    query = quote(query, safe="&=+%;/?:@,$!*'()[]~", encoding="utf-8", errors="replace")
+    args = {k: php_urlencode(v) for k, v in parse_qsl(query, keep_blank_values=True,
+                                                       encoding="latin-1")}
+    args[key] = value
+    # build_query() writes 'k=' for empty values and add_query_arg() then drops the '='.
+    return base + "?" + "&".join(f"{k}={v}" if v else k for k, v in args.items())
+
+
+def term_url(site: LinkSite, ctype: ContentType, term_id: int, slug: str,
+             ancestors: tuple[str, ...] = ()) -> str:
+    """get_term_link(): `ancestors` are the parent slugs from the root (hierarchical rewrite)."""
+    if ctype.base is None:
+        if ctype.name == "category":
+            return home_url(site, f"?cat={term_id}")
+        return home_url(site, f"?{ctype.query_var}={slug}")
+    path = "/".join((*ancestors, slug)) if ctype.hierarchical else slug
+    return home_url(site, trailing(site, f"{ctype.base}/{path}"))
+
+
+def author_url(site: LinkSite, ctype: ContentType, user_id: int, nicename: str) -> str:
+    """get_author_posts_url()."""
+    if ctype.base is None:
+        return home_url(site, f"?author={user_id}")
+    return home_url(site, trailing(site, f"{ctype.base}/{nicename}"))
+
+
+def archive_url(site: LinkSite, ctype: ContentType) -> str | None:
+    """get_post_type_archive_link() for a custom type with has_archive, else None."""
+    if ctype.builtin or not ctype.has_archive:
+        return None
+    if ctype.archive is None:
+        return home_url(site, f"?post_type={ctype.name}")
+    return home_url(site, trailing(site, ctype.archive))

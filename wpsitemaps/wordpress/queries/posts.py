@@ -1,0 +1,223 @@
+"""SQL for posts: eligibility, page bounds (keyset), page rows and their batched relations.
+
+Every relation of a page (meta, attachments, parents, categories, authors) is fetched with
+one `IN (...)` query per kind, never one query per post.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import ColumnElement
+from sqlalchemy import Connection
+from sqlalchemy import Row
+from sqlalchemy import and_
+from sqlalchemy import exists
+from sqlalchemy import func
+from sqlalchemy import or_
+from sqlalchemy import select
+from sqlalchemy.ext.compiler import compiles
+
+from wpsitemaps.wordpress.schema import WPTables
+
+CANONICAL_KEYS = ("_yoast_wpseo_canonical", "rank_math_canonical_url")
+IN_CHUNK = 1000
+
+
+def chunks(ids: Iterable[int]) -> Iterable[list[int]]:
+    """Split id lists so IN (...) stays a sane size."""
+    items = sorted(set(ids))
+    for start in range(0, len(items), IN_CHUNK):
+        yield items[start:start + IN_CHUNK]
+
+
+def noindexed(t: WPTables) -> ColumnElement[bool]:
+    """EXISTS a post meta row by which an SEO plugin marks the post noindex.
+
+    Yoast `_yoast_wpseo_meta-robots-noindex` = '1' ('2' forces index), Rank Math
+    `rank_math_robots` (serialized array) containing 'noindex', All in One SEO 3.x
+    `_aioseop_noindex` = 'on', SEOPress `_seopress_robots_index` = 'yes'.
+    """
+    p, m = t.posts, t.postmeta
+    return exists().where(m.c.post_id == p.c.ID, or_(
+        and_(m.c.meta_key == "_yoast_wpseo_meta-robots-noindex", m.c.meta_value == "1"),
+        and_(m.c.meta_key == "rank_math_robots", m.c.meta_value.like("%noindex%")),
+        and_(m.c.meta_key == "_aioseop_noindex", m.c.meta_value == "on"),
+        and_(m.c.meta_key == "_seopress_robots_index", m.c.meta_value == "yes"),
+    ))
+
+
+def has_canonical(t: WPTables) -> ColumnElement[bool]:
+    """EXISTS a non-empty canonical override (Yoast or Rank Math)."""
+    p, m = t.posts, t.postmeta
+    return exists().where(m.c.post_id == p.c.ID, m.c.meta_key.in_(CANONICAL_KEYS),
+                          m.c.meta_value != "")
+
+
+class NoIndex(ColumnElement[Any]):
+    """A column the planner must not use an index for (SQLite: unary plus), so that a page
+    query walks the primary key from its first ID instead of sorting every row of a type."""
+
+    inherit_cache = True
+
+    def __init__(self, column: ColumnElement[Any]) -> None:
+        self.column = column
+        self.type = column.type
+
+
+@compiles(NoIndex)
+def _no_index_default(element: NoIndex, compiler: Any, **kw: Any) -> str:
+    # MySQL/MariaDB get FORCE INDEX (PRIMARY) instead (page_rows).
+    text: str = compiler.process(element.column, **kw)
+    return text
+
+
+@compiles(NoIndex, "sqlite")
+def _no_index_sqlite(element: NoIndex, compiler: Any, **kw: Any) -> str:
+    text: str = compiler.process(element.column, **kw)
+    return "+" + text
+
+
+def published(t: WPTables, post_types: Sequence[str], keyset: bool = False,
+              ) -> ColumnElement[bool]:
+    """Published, not password-protected posts of the given types.
+
+    keyset=True: for page queries that walk IDs (see NoIndex).
+    """
+    p = t.posts
+    ptype: ColumnElement[Any] = NoIndex(p.c.post_type) if keyset else p.c.post_type
+    status: ColumnElement[Any] = NoIndex(p.c.post_status) if keyset else p.c.post_status
+    return and_(ptype.in_(list(post_types)), status == "publish", p.c.post_password == "")
+
+
+def listable(t: WPTables, post_types: Sequence[str], keep_canonical: Sequence[int] = (),
+             exclude_ids: Sequence[int] = (), keyset: bool = False) -> ColumnElement[bool]:
+    """The full sitemap condition: published, indexable, no foreign canonical."""
+    p = t.posts
+    canonical_ok = ~has_canonical(t)
+    if keep_canonical:
+        canonical_ok = or_(canonical_ok, p.c.ID.in_(list(keep_canonical)))
+    cond = and_(published(t, post_types, keyset), ~noindexed(t), canonical_ok)
+    if exclude_ids:
+        cond = and_(cond, p.c.ID.not_in(list(exclude_ids)))
+    return cond
+
+
+def page_bounds(conn: Connection, t: WPTables, where: ColumnElement[bool],
+                per_page: int) -> list[Any]:
+    """(page_no, first_id, max_modified_gmt, max_date_gmt) per page, one ID-ordered pass."""
+    p = t.posts
+    rn = func.row_number().over(order_by=p.c.ID).label("rn")
+    inner = select(p.c.ID, p.c.post_modified_gmt, p.c.post_date_gmt, rn).where(where).subquery()
+    page_no = ((inner.c.rn - 1) // per_page).label("page_no")
+    stmt = (select(page_no, func.min(inner.c.ID), func.max(inner.c.post_modified_gmt),
+                   func.max(inner.c.post_date_gmt))
+            .group_by(page_no).order_by(page_no))
+    return list(conn.execute(stmt))
+
+
+def page_rows(conn: Connection, t: WPTables, where: ColumnElement[bool], first_id: int,
+              limit: int, with_content: bool = True) -> list[Any]:
+    """The rows of one page: keyset from first_id, ID ascending."""
+    p = t.posts
+    cols = [p.c.ID, p.c.post_type, p.c.post_name, p.c.post_date, p.c.post_date_gmt,
+            p.c.post_modified_gmt, p.c.post_parent, p.c.post_author, p.c.post_title,
+            p.c.post_excerpt]
+    if with_content:
+        cols.append(p.c.post_content)
+    stmt = (select(*cols).where(where, p.c.ID >= first_id).order_by(p.c.ID).limit(limit)
+            .with_hint(p, "FORCE INDEX (PRIMARY)", "mysql")
+            .with_hint(p, "FORCE INDEX (PRIMARY)", "mariadb"))
+    return list(conn.execute(stmt))
+
+
+def rows_by_id(conn: Connection, t: WPTables, ids: Iterable[int]) -> list[Any]:
+    """Post rows (same columns as page_rows) for given IDs."""
+    p = t.posts
+    out: list[Row[Any]] = []
+    for chunk in chunks(ids):
+        out.extend(conn.execute(
+            select(p.c.ID, p.c.post_type, p.c.post_name, p.c.post_date, p.c.post_date_gmt,
+                   p.c.post_modified_gmt, p.c.post_parent, p.c.post_author, p.c.post_title,
+                   p.c.post_excerpt, p.c.post_content)
+            .where(p.c.ID.in_(chunk)).order_by(p.c.ID)))
+    return out
+
+
+def meta_values(conn: Connection, t: WPTables, ids: Iterable[int],
+                keys: Sequence[str]) -> dict[int, dict[str, str]]:
+    """{post_id: {meta_key: first meta_value}} for the given keys."""
+    m = t.postmeta
+    out: dict[int, dict[str, str]] = defaultdict(dict)
+    for chunk in chunks(ids):
+        # NoIndex: look rows up by post_id; the meta_key index would visit every post's key.
+        rows = conn.execute(select(m.c.post_id, m.c.meta_key, m.c.meta_value)
+                            .where(m.c.post_id.in_(chunk),
+                                   NoIndex(m.c.meta_key).in_(list(keys)))
+                            .order_by(m.c.meta_id))
+        for post_id, key, value in rows:
+            out[int(post_id)].setdefault(str(key), "" if value is None else str(value))
+    return out
+
+
+def canonical_candidates(conn: Connection, t: WPTables, post_type: str) -> list[Any]:
+    """(ID, canonical) of published posts of a type that carry a canonical override."""
+    p, m = t.posts, t.postmeta
+    stmt = (select(p.c.ID, m.c.meta_value).join(m, m.c.post_id == p.c.ID)
+            .where(published(t, [post_type]), m.c.meta_key.in_(CANONICAL_KEYS),
+                   m.c.meta_value != ""))
+    return list(conn.execute(stmt))
+
+
+def attachment_files(conn: Connection, t: WPTables, ids: Iterable[int]) -> dict[int, str]:
+    """{attachment ID: _wp_attached_file} for existing attachments."""
+    p, m = t.posts, t.postmeta
+    out: dict[int, str] = {}
+    for chunk in chunks(ids):
+        rows = conn.execute(select(m.c.post_id, m.c.meta_value)
+                            .join(p, p.c.ID == m.c.post_id)
+                            .where(m.c.post_id.in_(chunk),
+                                   NoIndex(m.c.meta_key) == "_wp_attached_file",
+                                   p.c.post_type == "attachment"))
+        for post_id, value in rows:
+            if value:
+                out.setdefault(int(post_id), str(value))
+    return out
+
+
+def attached_images(conn: Connection, t: WPTables,
+                    parent_ids: Iterable[int]) -> dict[int, list[int]]:
+    """{parent ID: image attachment IDs} by menu_order, ID (what [gallery] shows)."""
+    p = t.posts
+    out: dict[int, list[int]] = defaultdict(list)
+    for chunk in chunks(parent_ids):
+        rows = conn.execute(select(p.c.post_parent, p.c.ID)
+                            .where(p.c.post_parent.in_(chunk), p.c.post_type == "attachment",
+                                   p.c.post_status == "inherit",
+                                   p.c.post_mime_type.like("image/%"))
+                            .order_by(p.c.post_parent, p.c.menu_order, p.c.ID))
+        for parent, aid in rows:
+            out[int(parent)].append(int(aid))
+    return out
+
+
+def parents(conn: Connection, t: WPTables, ids: Iterable[int]) -> dict[int, tuple[str, int]]:
+    """{ID: (post_name, post_parent)} for ancestor lookups (get_page_uri)."""
+    p = t.posts
+    out: dict[int, tuple[str, int]] = {}
+    for chunk in chunks(ids):
+        for pid, name, parent in conn.execute(
+                select(p.c.ID, p.c.post_name, p.c.post_parent).where(p.c.ID.in_(chunk))):
+            out[int(pid)] = (str(name or ""), int(parent or 0))
+    return out
+
+
+def max_modified(conn: Connection, t: WPTables, post_type: str) -> Any:
+    """MAX(post_modified_gmt) of all published rows of a type (Yoast's first-link lastmod)."""
+    p = t.posts
+    return conn.execute(select(func.max(p.c.post_modified_gmt))
+                        .where(p.c.post_type == post_type,
+                               p.c.post_status == "publish")).scalar()
