@@ -7,7 +7,7 @@ from flask.testing import FlaskClient
 
 from tests.support.sitemaps import assert_valid
 
-# The README's 301/404 table; each row is tested here.
+# The 301/404 table of docs/sitemaps.md; each row is tested here.
 ROUTES = [
     ("/sitemap_index.xml", 200, None),
     ("/sitemap.xml", 301, "/sitemap_index.xml"),
@@ -36,7 +36,7 @@ ROUTES = [
 
 @pytest.mark.parametrize(("path", "status", "location"), ROUTES)
 def test_route_table(client: FlaskClient, path: str, status: int, location: str | None) -> None:
-    """Each route answers the status (and redirect target) of the README table."""
+    """Each route answers the status (and redirect target) of the docs table."""
     resp = client.get(path)
     assert resp.status_code == status
     if location is not None:

@@ -164,15 +164,15 @@ def test_a_public_marker_is_found(make_app: Callable[..., Flask]) -> None:
 
 
 def readme_grants() -> str:
-    """The GRANT statements of the README's "A read-only database user" section."""
-    text = (wpdb.REPO / "README.md").read_text(encoding="utf-8")
+    """The GRANT statements of docs/deployment.md, section "A read-only database user"."""
+    text = (wpdb.REPO / "docs" / "deployment.md").read_text(encoding="utf-8")
     section = text.split("### A read-only database user", 1)[1]
     return section.split("```sql\n", 1)[1].split("```", 1)[0]
 
 
 @pytest.mark.mariadb
 def test_readme_grants_are_enough(make_app: Callable[..., Flask]) -> None:
-    """The README's table- and column-level GRANTs let the app serve every route."""
+    """The documented table- and column-level GRANTs let the app serve every route."""
     require_mariadb()
     site, _ = leaky_site()
     url = site.write_mariadb("grants")
