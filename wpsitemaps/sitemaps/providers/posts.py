@@ -1,8 +1,8 @@
 """Post type sitemaps (post, page, custom types), as Yoast's WPSEO_Post_Type_Sitemap_Provider.
 
-Selection lives in SQL (wordpress.queries.posts.listable), so every page but the last is full. The one
-rule SQL cannot express, "a canonical override equal to the post's own permalink keeps it",
-is settled first: the few posts with a canonical override are checked in Python and the
+Selection lives in SQL (wordpress.queries.posts.listable), so every page but the last is
+full. The one rule SQL cannot express, "a canonical override equal to the post's own
+permalink keeps it", is settled first: the few posts with a canonical override are checked in Python and the
 self-canonical ones are passed to SQL as an explicit keep-list.
 """
 

@@ -68,13 +68,13 @@ BACKGROUND_FROM = 50_000
 class VideoProvider(Provider):
     """Videos of the listable posts of the given post type sitemaps."""
 
-    name = "video"
     stylesheet = "video"
 
     def __init__(self, conn: Connection, site: SiteContext, shared: SharedCache,
-                 post_types: tuple[PostTypeProvider, ...]) -> None:
+                 post_types: tuple[PostTypeProvider, ...], name: str = "video") -> None:
         super().__init__(conn, site, shared)
         self.post_types = post_types
+        self.name = name
         self._pages: dict[int, list[UrlEntry]] = {}
 
     @cached_property
