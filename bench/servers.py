@@ -18,19 +18,12 @@ import sys
 import time
 from pathlib import Path
 
+from wpsitemaps.demo.run import DEMO_CONFIG
+
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 ROUTER = BENCH / "wordpress" / "router.php"
 WP_DIR = Path(os.environ.get("WPSM_WP_DIR", "/usr/share/wordpress"))
-# What the demo site registers in PHP (its custom post type and taxonomy).
-DEMO_CONFIG = """\
-[post_types.event]
-rewrite_slug = "events"
-has_archive = true
-
-[taxonomies.genre]
-rewrite_slug = "genre"
-"""
 
 
 def port_free(port: int) -> bool:

@@ -19,10 +19,10 @@ from sqlalchemy import event
 from tests.conftest import require_mariadb
 from tests.support import wpdb
 from tests.support.builder import Site
-from tests.support.builder import php_serialize
 from tests.support.sitemaps import parse_index
 from tests.support.sitemaps import path_of
 from wpsitemaps import create_app
+from wpsitemaps.demo.wp import php_serialize
 
 BACKENDS = ["sqlite", pytest.param("mariadb", marks=pytest.mark.mariadb)]
 GUESSES = ("post", "page", "attachment", "revision", "secret", "wp_block", "nav_menu_item",

@@ -11,13 +11,13 @@ import pytest
 from flask import Flask
 
 from tests.support.builder import Site
-from tests.support.builder import php_serialize
 from tests.support.sitemaps import SM
 from tests.support.sitemaps import VIDEO
 from tests.support.sitemaps import assert_valid
 from tests.support.sitemaps import parse_index
 from tests.support.sitemaps import path_of
 from wpsitemaps.content.urls import encode_url
+from wpsitemaps.demo.wp import php_serialize
 
 HOME = "http://example.test"
 UPLOADS = HOME + "/wp-content/uploads/"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from tests.support.builder import php_serialize
 from wpsitemaps.content.videofields import PostFacts
 from wpsitemaps.content.videofields import VideoExtras
 from wpsitemaps.content.videofields import build_video
@@ -13,6 +12,7 @@ from wpsitemaps.content.videofields import tag_list
 from wpsitemaps.content.videofields import video_description
 from wpsitemaps.content.videos import VideoRef
 from wpsitemaps.content.yoastvideo import read_yoast
+from wpsitemaps.demo.wp import php_serialize
 
 HOME = "http://example.test"
 POST = PostFacts(1, "Title", "Description", None, featured=HOME + "/f.jpg")

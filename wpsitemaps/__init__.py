@@ -24,6 +24,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from wpsitemaps.headless import routes as api
     from wpsitemaps.web import routes as views
 
-    views.init_app(app)
+    # The API first: it hands its validated robots.txt lines to the web blueprint.
     api.init_app(app, settings)
+    views.init_app(app)
     return app

@@ -1,4 +1,4 @@
-"""The `wpsitemaps` command: serve, demo, check (more subcommands register themselves here)."""
+"""The `wpsitemaps` command: serve, check, demo, robots-lines, export, audit."""
 
 from __future__ import annotations
 

@@ -19,9 +19,9 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from tests.support import wpdb
+from wpsitemaps.demo.wp import php_serialize
 
 ZERO = "0000-00-00 00:00:00"
-PHP_STR = 's:{n}:"{v}";'
 
 TABLE_COLUMNS = {
     "posts": ["ID", "post_author", "post_date", "post_date_gmt", "post_content", "post_title",
@@ -40,23 +40,6 @@ TABLE_COLUMNS = {
     "usermeta": ["umeta_id", "user_id", "meta_key", "meta_value"],
     "options": ["option_id", "option_name", "option_value", "autoload"],
 }
-
-
-def php_serialize(value: Any) -> str:
-    """A minimal PHP serialize() for test data (str, int, bool, None, list, dict)."""
-    if value is None:
-        return "N;"
-    if isinstance(value, bool):
-        return f"b:{int(value)};"
-    if isinstance(value, int):
-        return f"i:{value};"
-    if isinstance(value, float):
-        return f"d:{value};"
-    if isinstance(value, str):
-        return PHP_STR.format(n=len(value.encode("utf-8")), v=value)
-    items = list(enumerate(value)) if isinstance(value, list) else list(value.items())
-    body = "".join(php_serialize(k) + php_serialize(v) for k, v in items)
-    return f"a:{len(items)}:{{{body}}}"
 
 
 @dataclass

@@ -1,5 +1,6 @@
 """The headless sitemap API (`/api/sitemap`): route, parameters, selection, its own
 queries and its URL scheme (`detail_url`, a front end's URL, not a WordPress permalink).
 
-Rule: may use `wordpress`, `content` and `sitemaps`; nothing else imports it but the app.
+Rule: may use `wordpress`, `content`, `sitemaps` and `web` (its request context and
+error conventions); nothing imports it but the app factory.
 """

@@ -65,7 +65,7 @@ class HeadlessConfig:
     data_types: Mapping[str, str] = field(default_factory=dict)
     events: EventsConfig | None = None
     experiences: Mapping[str, tuple[NoindexRule, ...]] = field(default_factory=dict)
-    # Sitemap: lines for /robots.txt (robots.headless_sitemaps reads them): API calls whose
+    # Sitemap: lines for /robots.txt (web.robots.extra_sitemaps reads them): API calls whose
     # sitemaps this site's robots.txt should announce; absolute URLs or paths.
     robots_sitemaps: tuple[str, ...] = ()
 

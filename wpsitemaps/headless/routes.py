@@ -52,6 +52,8 @@ from wpsitemaps.sitemaps.render import render_index
 from wpsitemaps.sitemaps.render import render_urlset
 from wpsitemaps.web.context import get_conn
 from wpsitemaps.web.context import load_site
+from wpsitemaps.web.robots import EXTRA_SITEMAPS
+from wpsitemaps.web.routes import RETRY_AFTER_SECONDS
 from wpsitemaps.web.routes import plain
 from wpsitemaps.web.routes import xml_response
 from wpsitemaps.wordpress.dates import latest
@@ -63,7 +65,6 @@ log = logging.getLogger(__name__)
 bp = Blueprint("api", __name__)
 PAGE_SIZE = 1000
 EVENT_YEARS = 2
-RETRY_AFTER_SECONDS = 30
 CONFIG_KEY = "wpsitemaps.headless.config"
 
 
@@ -202,17 +203,16 @@ def sitemap() -> BaseResponse:
     where = selection(conn, site, cfg, params, target, lang)
     bounds = [] if where is None else qp.page_bounds(conn, site.tables, where, PAGE_SIZE)
     if params.page is None and len(bounds) > 1:
-        refs = [SitemapRef(page_url(params, target, n), utc(row[2]))
-                for n, row in enumerate(bounds, start=1)]
+        refs = [SitemapRef(page_url(params, target, n), span.max_modified)
+                for n, span in enumerate(bounds, start=1)]
         return xml_response(render_index(refs, None), latest(*(r.lastmod for r in refs)),
                             negotiate=False)
     page = params.page or 1
-    if page > len(bounds):
+    if where is None or page > len(bounds):
         if params.page is not None:
             abort(404, "page: no such page")
         return xml_response(render_urlset([], None), None, negotiate=False)
-    assert where is not None  # bounds is empty without a condition
-    rows = qp.page_rows(conn, site.tables, where, int(bounds[page - 1][1]), PAGE_SIZE,
+    rows = qp.page_rows(conn, site.tables, where, bounds[page - 1].first_id, PAGE_SIZE,
                         with_content=False)
     entries = [UrlEntry(detail_url(params.base_url, target.data_type, int(r.ID),
                                    str(r.post_title or "")), utc(r.post_modified_gmt))
@@ -237,4 +237,5 @@ def init_app(app: Flask, settings: Settings) -> None:
     cfg = from_settings(settings)
     if cfg is not None:
         app.extensions[CONFIG_KEY] = cfg
+        app.extensions[EXTRA_SITEMAPS] = cfg.robots_sitemaps
         app.register_blueprint(bp)

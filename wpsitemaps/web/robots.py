@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Sequence
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Blueprint
@@ -28,6 +29,8 @@ from wpsitemaps.wordpress.site import SiteContext
 log = logging.getLogger(__name__)
 bp = Blueprint("wpsitemaps_robots", __name__)
 EXTENSION = "wpsitemaps.web.robots"
+# Extra Sitemap: URLs (a tuple of str) that another blueprint puts in app.extensions.
+EXTRA_SITEMAPS = "wpsitemaps.robots.extra_sitemaps"
 INDEX_PATH = "/sitemap_index.xml"
 
 
@@ -36,15 +39,12 @@ def url_path(url: str) -> str:
     return urlsplit(url).path.rstrip("/")
 
 
-def headless_sitemaps(settings: Settings, home: str) -> list[str]:
-    """Sitemap URLs of the headless API for robots.txt (`[headless] robots_sitemaps`).
-
-    Hook for the headless blueprint: its settings table owns the list; relative entries
-    are resolved against the home URL.
-    """
-    headless = settings.extra.get("headless", {})
-    values = headless.get("robots_sitemaps", []) if isinstance(headless, dict) else []
-    return [absolute(str(v), home) for v in values if str(v).strip()]
+def extra_sitemaps(extensions: dict[str, Any], home: str) -> list[str]:
+    """Sitemap URLs other blueprints add to robots.txt (the headless API's validated
+    `[headless] robots_sitemaps`, set in extensions before this blueprint starts); relative
+    entries are resolved against the home URL."""
+    values: tuple[str, ...] = extensions.get(EXTRA_SITEMAPS, ())
+    return [absolute(v, home) for v in values if v.strip()]
 
 
 def sitemap_lines(site: SiteContext) -> list[str]:
@@ -52,7 +52,8 @@ def sitemap_lines(site: SiteContext) -> list[str]:
     config: RobotsConfig = current_app.extensions[EXTENSION]
     if not site.options.blog_public or not config.sitemap:
         return []
-    urls = [site.options.home + INDEX_PATH, *headless_sitemaps(site.settings, site.options.home)]
+    home = site.options.home
+    urls = [home + INDEX_PATH, *extra_sitemaps(current_app.extensions, home)]
     return [f"Sitemap: {url}" for url in dict.fromkeys(urls)]
 
 
@@ -110,10 +111,11 @@ def robots_txt() -> BaseResponse:
     return resp.make_conditional(request)
 
 
-def check_size(config: RobotsConfig, settings: Settings) -> None:
+def check_size(config: RobotsConfig, settings: Settings, extensions: dict[str, Any]) -> None:
     """Refuse, at start-up, rules that would make robots.txt larger than 500 KiB."""
     home = settings.home_url or "http://localhost"
-    lines = [f"Sitemap: {u}" for u in [home + INDEX_PATH, *headless_sitemaps(settings, home)]]
+    urls = [home + INDEX_PATH, *extra_sitemaps(extensions, home)]
+    lines = [f"Sitemap: {u}" for u in urls]
     size = len(render_robots(config, url_path(home), url_path(home), True, lines).encode())
     if size > MAX_ROBOTS_BYTES:
         raise ConfigError(f"robots: the rules make robots.txt {size} bytes, over the "
@@ -124,6 +126,6 @@ def init_app(app: Flask) -> None:
     """Validate the [robots] settings (ConfigError at start-up) and register the route."""
     settings: Settings = app.extensions["wpsitemaps.settings"]
     config = parse_robots_config(settings.extra.get("robots"))
-    check_size(config, settings)
+    check_size(config, settings, app.extensions)
     app.extensions[EXTENSION] = config
     app.register_blueprint(bp)

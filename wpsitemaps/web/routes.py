@@ -16,7 +16,6 @@ from flask import abort
 from flask import redirect
 from flask import request
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers.response import Response as BaseResponse
@@ -189,7 +188,8 @@ def init_app(app: Flask) -> None:
     compress.init_app(app)
     robots.init_app(app)
     app.register_blueprint(bp)
-    for exc_type in (OperationalError, DBAPIError, PoolTimeout):
+    # DBAPIError covers OperationalError and the drivers' other errors.
+    for exc_type in (DBAPIError, PoolTimeout):
         app.register_error_handler(exc_type, database_unavailable)
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(Exception, internal_error)

@@ -132,8 +132,8 @@ class NewsProvider(Provider):
         out: list[PageBound] = []
         for start in range(0, len(keys), size):
             chunk = keys[start:start + size]
-            lastmod = latest(*(latest(utc(r[1]), utc(r[2])) for r in chunk))
-            out.append(PageBound(int(chunk[0][0]), lastmod))
+            lastmod = latest(*(latest(k.date, k.modified) for k in chunk))
+            out.append(PageBound(chunk[0].id, lastmod))
         return out
 
     def entries(self, page: int, bound: PageBound) -> list[UrlEntry]:

@@ -2,8 +2,8 @@
 
 Selection lives in SQL (wordpress.queries.posts.listable), so every page but the last is
 full. The one rule SQL cannot express, "a canonical override equal to the post's own
-permalink keeps it", is settled first: the few posts with a canonical override are checked in Python and the
-self-canonical ones are passed to SQL as an explicit keep-list.
+permalink keeps it", is settled first: the few posts with a canonical override are checked
+in Python and the self-canonical ones are passed to SQL as an explicit keep-list.
 """
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ class PostTypeProvider(Provider):
         """Page bounds from one ID-ordered pass; page 1 also covers the first links."""
         rows = qp.page_bounds(self.conn, self.site.tables, self.condition,
                               self.site.settings.entries_per_page)
-        out = [PageBound(int(r[1]), latest(utc(r[2]), utc(r[3]))) for r in rows]
+        out = [span.bound for span in rows]
         if out:
             first_mod = latest(*(e.lastmod for e in self.first_links))
             out[0] = PageBound(out[0].first_key, latest(out[0].lastmod, first_mod))

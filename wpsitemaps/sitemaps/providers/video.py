@@ -48,7 +48,6 @@ from wpsitemaps.sitemaps.providers.posts import post_lastmod
 from wpsitemaps.sitemaps.videos import PageVideos
 from wpsitemaps.sitemaps.videos import load_page_videos
 from wpsitemaps.wordpress import permalinks
-from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.dates import utc
 from wpsitemaps.wordpress.queries import posts as qp
 from wpsitemaps.wordpress.queries import video as qv
@@ -104,7 +103,7 @@ class VideoProvider(Provider):
         """Pages of `entries_per_page` candidate posts, by ID across types."""
         rows = qp.page_bounds(self.conn, self.site.tables, self.condition,
                               self.site.settings.entries_per_page)
-        out = [PageBound(int(r[1]), latest(utc(r[2]), utc(r[3]))) for r in rows]
+        out = [span.bound for span in rows]
         # The last page is the one likely to hold only false positives (a small site whose
         # one candidate merely links to a YouTube channel): build it (one page's cost, kept
         # for the request) so that the index never lists an empty last page.

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
+from typing import NamedTuple
 
 from sqlalchemy import ColumnElement
 from sqlalchemy import Connection
@@ -20,6 +21,8 @@ from sqlalchemy import or_
 from sqlalchemy import select
 
 from wpsitemaps.wordpress.dates import sql_utc
+from wpsitemaps.wordpress.dates import utc
+from wpsitemaps.wordpress.queries.posts import post_columns
 from wpsitemaps.wordpress.schema import WPTables
 
 # Yoast News SEO's per-post switches (WPSEO_News::is_excluded_through_sitemap() and
@@ -62,8 +65,16 @@ def in_categories(t: WPTables, term_ids: Sequence[int],
         or_(*match))
 
 
-def window_keys(conn: Connection, t: WPTables, where: ColumnElement[bool]) -> list[Any]:
-    """(ID, post_date_gmt, post_modified_gmt) of every news row, newest first.
+class NewsKey(NamedTuple):
+    """One news row's ID and its dates (UTC or None)."""
+
+    id: int
+    date: datetime | None
+    modified: datetime | None
+
+
+def window_keys(conn: Connection, t: WPTables, where: ColumnElement[bool]) -> list[NewsKey]:
+    """NewsKey of every news row, newest first.
 
     Only the IDs and dates: the window holds at most a few thousand posts even for a large
     publisher, so reading all of them to cut pages is cheaper than a window function.
@@ -71,7 +82,8 @@ def window_keys(conn: Connection, t: WPTables, where: ColumnElement[bool]) -> li
     p = t.posts
     stmt = (select(p.c.ID, p.c.post_date_gmt, p.c.post_modified_gmt).where(where)
             .order_by(p.c.post_date_gmt.desc(), p.c.ID.desc()))
-    return list(conn.execute(stmt))
+    return [NewsKey(int(pid), utc(date), utc(modified)) for pid, date, modified in
+            conn.execute(stmt)]
 
 
 def page_rows(conn: Connection, t: WPTables, where: ColumnElement[bool], anchor_id: int,
@@ -84,9 +96,6 @@ def page_rows(conn: Connection, t: WPTables, where: ColumnElement[bool], anchor_
               .where(anchor_table.c.ID == anchor_id).scalar_subquery())
     after = or_(p.c.post_date_gmt < anchor,
                 and_(p.c.post_date_gmt == anchor, p.c.ID <= anchor_id))
-    stmt = (select(p.c.ID, p.c.post_type, p.c.post_name, p.c.post_date, p.c.post_date_gmt,
-                   p.c.post_modified_gmt, p.c.post_parent, p.c.post_author, p.c.post_title,
-                   p.c.post_excerpt, p.c.post_content)
-            .where(where, after)
+    stmt = (select(*post_columns(t)).where(where, after)
             .order_by(p.c.post_date_gmt.desc(), p.c.ID.desc()).limit(limit))
     return list(conn.execute(stmt))

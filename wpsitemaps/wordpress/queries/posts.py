@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
+from typing import NamedTuple
 
 from sqlalchemy import ColumnElement
 from sqlalchemy import Connection
@@ -21,6 +23,9 @@ from sqlalchemy import or_
 from sqlalchemy import select
 from sqlalchemy.ext.compiler import compiles
 
+from wpsitemaps.entries import PageBound
+from wpsitemaps.wordpress.dates import latest
+from wpsitemaps.wordpress.dates import utc
 from wpsitemaps.wordpress.schema import WPTables
 
 CANONICAL_KEYS = ("_yoast_wpseo_canonical", "rank_math_canonical_url")
@@ -106,28 +111,47 @@ def listable(t: WPTables, post_types: Sequence[str], keep_canonical: Sequence[in
     return cond
 
 
+class PageSpan(NamedTuple):
+    """One page of an ID-ordered listing: its first ID and its newest dates (UTC or None)."""
+
+    first_id: int
+    max_modified: datetime | None
+    max_date: datetime | None
+
+    @property
+    def bound(self) -> PageBound:
+        """The PageBound of a content sitemap: lastmod = newest of both dates."""
+        return PageBound(self.first_id, latest(self.max_modified, self.max_date))
+
+
 def page_bounds(conn: Connection, t: WPTables, where: ColumnElement[bool],
-                per_page: int) -> list[Any]:
-    """(page_no, first_id, max_modified_gmt, max_date_gmt) per page, one ID-ordered pass."""
+                per_page: int) -> list[PageSpan]:
+    """One PageSpan per page of `per_page` rows, from one ID-ordered pass."""
     p = t.posts
     rn = func.row_number().over(order_by=p.c.ID).label("rn")
     inner = select(p.c.ID, p.c.post_modified_gmt, p.c.post_date_gmt, rn).where(where).subquery()
     page_no = ((inner.c.rn - 1) // per_page).label("page_no")
-    stmt = (select(page_no, func.min(inner.c.ID), func.max(inner.c.post_modified_gmt),
+    stmt = (select(func.min(inner.c.ID), func.max(inner.c.post_modified_gmt),
                    func.max(inner.c.post_date_gmt))
             .group_by(page_no).order_by(page_no))
-    return list(conn.execute(stmt))
+    return [PageSpan(int(first), utc(modified), utc(date))
+            for first, modified, date in conn.execute(stmt)]
+
+
+def post_columns(t: WPTables, with_content: bool = True) -> list[Any]:
+    """The columns of a post row as every page query reads them (one list for all)."""
+    p = t.posts
+    cols = [p.c.ID, p.c.post_type, p.c.post_name, p.c.post_date, p.c.post_date_gmt,
+            p.c.post_modified_gmt, p.c.post_parent, p.c.post_author, p.c.post_title,
+            p.c.post_excerpt]
+    return [*cols, p.c.post_content] if with_content else cols
 
 
 def page_rows(conn: Connection, t: WPTables, where: ColumnElement[bool], first_id: int,
               limit: int, with_content: bool = True) -> list[Any]:
     """The rows of one page: keyset from first_id, ID ascending."""
     p = t.posts
-    cols = [p.c.ID, p.c.post_type, p.c.post_name, p.c.post_date, p.c.post_date_gmt,
-            p.c.post_modified_gmt, p.c.post_parent, p.c.post_author, p.c.post_title,
-            p.c.post_excerpt]
-    if with_content:
-        cols.append(p.c.post_content)
+    cols = post_columns(t, with_content)
     stmt = (select(*cols).where(where, p.c.ID >= first_id).order_by(p.c.ID).limit(limit)
             .with_hint(p, "FORCE INDEX (PRIMARY)", "mysql")
             .with_hint(p, "FORCE INDEX (PRIMARY)", "mariadb"))
@@ -139,11 +163,8 @@ def rows_by_id(conn: Connection, t: WPTables, ids: Iterable[int]) -> list[Any]:
     p = t.posts
     out: list[Row[Any]] = []
     for chunk in chunks(ids):
-        out.extend(conn.execute(
-            select(p.c.ID, p.c.post_type, p.c.post_name, p.c.post_date, p.c.post_date_gmt,
-                   p.c.post_modified_gmt, p.c.post_parent, p.c.post_author, p.c.post_title,
-                   p.c.post_excerpt, p.c.post_content)
-            .where(p.c.ID.in_(chunk)).order_by(p.c.ID)))
+        out.extend(conn.execute(select(*post_columns(t)).where(p.c.ID.in_(chunk))
+                                .order_by(p.c.ID)))
     return out
 
 
