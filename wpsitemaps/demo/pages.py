@@ -78,17 +78,24 @@ def events(em: Emitter) -> Rows:
             post.date = post.modified = em.spec.now + e * DAY
         start = post.date + 30 * DAY
         post.meta.append(("_event_start", em.local(start)[:16].replace(" ", "T")))
-        atts = []
-        if e % 2 == 1:
-            img = image(em, post, f"event poster {e}", (1200, 800), f"Poster {e}")
-            atts.append(img.post)
-            post.meta.append(("_thumbnail_id", str(img.post.id)))
-        status_fields(post, kind)
-        yield from post_rows(em, post)
-        for att in atts:
-            yield from post_rows(em, att)
-        yield from post_rows(em, revision(em, post))
+        poster = (f"event poster {e}", f"Poster {e}") if e % 2 == 1 else None
+        yield from _with_featured(em, post, kind, poster)
         yield em.relate(post.id, GENRES[e % len(GENRES)], post.status == "publish")
+
+
+def _with_featured(em: Emitter, post: Post, kind: str,
+                   featured: tuple[str, str] | None) -> Rows:
+    """The post's rows, its featured image (name, caption) if any, then its revision."""
+    atts = []
+    if featured is not None:
+        img = image(em, post, featured[0], (1200, 800), featured[1])
+        atts.append(img.post)
+        post.meta.append(("_thumbnail_id", str(img.post.id)))
+    status_fields(post, kind)
+    yield from post_rows(em, post)
+    for att in atts:
+        yield from post_rows(em, att)
+    yield from post_rows(em, revision(em, post))
 
 
 def _page_list(em: Emitter) -> list[tuple[str, str, str, str, bool, bool]]:
@@ -111,13 +118,5 @@ def pages(em: Emitter) -> Rows:
         ids[key] = post.id
         if paged:
             post.content = f"{post.content}\n\n{text.NEXTPAGE}\n\n{em.pool[0]}"
-        atts = []
-        if featured:
-            img = image(em, post, f"{key} header", (1200, 800), f"{title} header")
-            atts.append(img.post)
-            post.meta.append(("_thumbnail_id", str(img.post.id)))
-        status_fields(post, kind)
-        yield from post_rows(em, post)
-        for att in atts:
-            yield from post_rows(em, att)
-        yield from post_rows(em, revision(em, post))
+        header = (f"{key} header", f"{title} header") if featured else None
+        yield from _with_featured(em, post, kind, header)

@@ -17,6 +17,7 @@ from wpsitemaps.entries import PageBound
 from wpsitemaps.entries import UrlEntry
 from wpsitemaps.sitemaps.bounds import NotReady
 from wpsitemaps.sitemaps.bounds import SharedCache
+from wpsitemaps.wordpress.contenttypes import ContentType
 from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.site import SiteContext
 
@@ -62,6 +63,16 @@ class Provider:
     def cached(self, key: str, compute: Callable[[], T]) -> T:
         """compute(), cached across requests like the bounds (aggregates over the site)."""
         return self.shared.get(self.site, (key, self.name), compute)
+
+
+class TypeProvider(Provider):
+    """A provider of one post type or taxonomy: its sitemap is named after the type."""
+
+    def __init__(self, conn: Connection, site: SiteContext, shared: SharedCache,
+                 ctype: ContentType) -> None:
+        super().__init__(conn, site, shared)
+        self.ctype = ctype
+        self.name = ctype.name
 
 
 def keyed_pages(rows: Sequence[tuple[int, UrlEntry]], size: int) -> list[PageBound]:

@@ -20,11 +20,10 @@ from wpsitemaps.content.urls import encode_url
 from wpsitemaps.content.urls import is_listable
 from wpsitemaps.entries import PageBound
 from wpsitemaps.entries import UrlEntry
-from wpsitemaps.sitemaps.bounds import SharedCache
 from wpsitemaps.sitemaps.images import page_images
 from wpsitemaps.sitemaps.links import PRIMARY_CATEGORY_KEY
 from wpsitemaps.sitemaps.links import post_links
-from wpsitemaps.sitemaps.providers.base import Provider
+from wpsitemaps.sitemaps.providers.base import TypeProvider
 from wpsitemaps.wordpress import permalinks
 from wpsitemaps.wordpress.contenttypes import ContentType
 from wpsitemaps.wordpress.dates import latest
@@ -92,14 +91,8 @@ def _link_input(row: Row[Any]) -> permalinks.PostLink:
     return permalinks.PostLink(int(row.ID), str(row.post_type), str(row.post_name or ""))
 
 
-class PostTypeProvider(Provider):
+class PostTypeProvider(TypeProvider):
     """One post type's sitemap (name = post type name: post-sitemap.xml, page-sitemap.xml...)."""
-
-    def __init__(self, conn: Connection, site: SiteContext, shared: SharedCache,
-                 ctype: ContentType) -> None:
-        super().__init__(conn, site, shared)
-        self.ctype = ctype
-        self.name = ctype.name
 
     def _listable(self, keyset: bool) -> ColumnElement[bool]:
         exclude: list[int] = []

@@ -16,18 +16,14 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any
 
-from sqlalchemy import Connection
-
 from wpsitemaps.content.urls import encode_url
 from wpsitemaps.content.urls import is_listable
 from wpsitemaps.entries import PageBound
 from wpsitemaps.entries import UrlEntry
-from wpsitemaps.sitemaps.bounds import SharedCache
-from wpsitemaps.sitemaps.providers.base import Provider
+from wpsitemaps.sitemaps.providers.base import TypeProvider
 from wpsitemaps.sitemaps.providers.base import keyed_page
 from wpsitemaps.sitemaps.providers.base import keyed_pages
 from wpsitemaps.wordpress import permalinks
-from wpsitemaps.wordpress.contenttypes import ContentType
 from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.dates import utc
 from wpsitemaps.wordpress.phpdata import as_dict
@@ -84,14 +80,8 @@ def _yoast_term_meta(site: SiteContext, taxonomy: str) -> dict[int, dict[Any, An
     return out
 
 
-class TaxonomyProvider(Provider):
+class TaxonomyProvider(TypeProvider):
     """One taxonomy's sitemap (name = taxonomy name: category-sitemap.xml...)."""
-
-    def __init__(self, conn: Connection, site: SiteContext, shared: SharedCache,
-                 ctype: ContentType) -> None:
-        super().__init__(conn, site, shared)
-        self.ctype = ctype
-        self.name = ctype.name
 
     @cached_property
     def terms(self) -> list[tuple[int, UrlEntry]]:
