@@ -50,11 +50,16 @@ def peer_db(peer_sqlite_url: str) -> sqlite3.Connection:
 
 
 def public_ids(con: sqlite3.Connection) -> set[int]:
-    """IDs of rows a sitemap may list: published, no password, not Yoast noindex."""
+    """IDs of rows a sitemap may list: published, no password, not noindexed by Yoast, Rank
+    Math or AIOSEO, no canonical override pointing away from the site."""
     rows = con.execute(
         "SELECT ID FROM wp_posts WHERE post_type IN ('post','page','event') "
         "AND post_status = 'publish' AND post_password = '' AND ID NOT IN "
-        f"(SELECT post_id FROM wp_postmeta WHERE meta_key = '{NOINDEX}' AND meta_value = '1')")
+        f"(SELECT post_id FROM wp_postmeta WHERE (meta_key = '{NOINDEX}' AND meta_value = '1')"
+        " OR (meta_key = 'rank_math_robots' AND meta_value LIKE '%noindex%')"
+        " OR (meta_key = '_aioseop_noindex' AND meta_value = 'on')"
+        " OR (meta_key IN ('_yoast_wpseo_canonical', 'rank_math_canonical_url')"
+        "     AND meta_value NOT LIKE 'http://127.0.0.1:8000/%'))")
     return {r[0] for r in rows}
 
 
@@ -184,6 +189,30 @@ def test_password_and_noindex_published_posts_exist(demo_db: sqlite3.Connection)
     noindex = demo_db.execute(f"SELECT COUNT(*) FROM wp_postmeta WHERE meta_key = '{NOINDEX}' "
                               "AND meta_value = '1'").fetchone()[0]
     assert password >= 2 and noindex >= 2
+
+
+def test_seo_plugin_meta_comes_in_realistic_proportions(demo_db: sqlite3.Connection) -> None:
+    """About 1 in 8 public posts has a self-canonical override; foreign canonicals and Rank
+    Math and AIOSEO noindex posts exist too (each a hidden kind)."""
+    def count(where: str) -> int:
+        return int(demo_db.execute(f"SELECT COUNT(*) FROM wp_postmeta WHERE {where}")
+                   .fetchone()[0])
+    own = count("meta_key IN ('_yoast_wpseo_canonical', 'rank_math_canonical_url') "
+                "AND meta_value LIKE 'http://127.0.0.1:8000/%'")
+    assert SIZE * 0.12 <= own <= SIZE * 0.2
+    assert count("meta_key = 'rank_math_canonical_url'") >= 3
+    assert count("meta_key = '_yoast_wpseo_canonical' AND meta_value LIKE 'https://syndi%'") >= 2
+    assert count("meta_key = 'rank_math_robots' AND meta_value LIKE '%noindex%'") >= 2
+    assert count("meta_key = '_aioseop_noindex' AND meta_value = 'on'") >= 2
+
+
+def test_self_canonical_overrides_are_the_posts_own_urls(demo_db: sqlite3.Connection) -> None:
+    """Each canonical override on the site is its post's /%postname%/ permalink."""
+    rows = demo_db.execute(
+        "SELECT p.post_name, m.meta_value FROM wp_postmeta m JOIN wp_posts p ON p.ID = "
+        "m.post_id WHERE m.meta_key IN ('_yoast_wpseo_canonical', 'rank_math_canonical_url') "
+        "AND m.meta_value LIKE 'http://127.0.0.1:8000/%'").fetchall()
+    assert rows and all(url == f"http://127.0.0.1:8000/{name}/" for name, url in rows)
 
 
 def test_every_non_public_row_is_marked(demo_db: sqlite3.Connection) -> None:

@@ -25,11 +25,19 @@ from wpsitemaps.demo.model import VIDEO_FORMAT
 from wpsitemaps.demo.model import YEAR
 from wpsitemaps.demo.model import Emitter
 from wpsitemaps.demo.model import Row
+from wpsitemaps.demo.wp import php_serialize
 from wpsitemaps.demo.wp import sanitize_title
 
 HOUR, DAY = 3600, 86400
 HIDDEN_KINDS = ("draft", "private", "password", "future", "trash", "pending", "noindex",
-                "auto-draft")
+                "auto-draft", "canonical", "rank-math-noindex", "aioseo-noindex")
+# Public posts whose Yoast canonical override is their own permalink (1 in 8: a site where
+# editors paste the URL into the field, as on the 20,000-post site of issue #13) stay listed.
+SELF_CANONICAL_EVERY = 8
+SYNDICATED = "https://syndicated.example.org/"
+# Kinds that are published but must not be listed (password, SEO plugin noindex, canonical).
+PUBLISHED_HIDDEN = frozenset({"password", "noindex", "canonical", "rank-math-noindex",
+                              "aioseo-noindex"})
 RECENT = 6  # public posts dated inside the last 48 hours (the news sitemap)
 Rows = Iterator[tuple[str, Row]]
 
@@ -122,13 +130,20 @@ def revision(em: Emitter, post: Post) -> Post:
 
 def status_fields(post: Post, kind: str) -> None:
     """Status, password, slug and meta of each kind, as wp_insert_post() stores them."""
-    post.status = {"password": "publish", "noindex": "publish"}.get(kind, kind)
+    post.status = "publish" if kind in PUBLISHED_HIDDEN else kind
     post.floating = kind in ("draft", "pending", "auto-draft")
     post.name = "" if post.floating else sanitize_title(post.title)
     if kind == "password":
         post.password = "demo-secret"
     if kind == "noindex":
         post.meta.append(("_yoast_wpseo_meta-robots-noindex", "1"))
+    elif kind == "rank-math-noindex":
+        post.meta.append(("rank_math_robots", php_serialize(["noindex", "nofollow"])))
+    elif kind == "aioseo-noindex":
+        post.meta.append(("_aioseop_noindex", "on"))
+    elif kind == "canonical":
+        # A foreign canonical (Yoast's field): the post points elsewhere and is not listed.
+        post.meta.append(("_yoast_wpseo_canonical", f"{SYNDICATED}{post.name}/"))
     if post.type == "post" and (post.status == "publish" or kind == "trash"):
         # _publish_post_hook() runs on publish_post only; cron is off, so they stay.
         post.meta += [("_pingme", "1"), ("_encloseme", "1")]
@@ -172,6 +187,10 @@ def _post(em: Emitter, n: int, kind: str, when: float) -> Rows:
     post.content = _content(em, blocks, f.pages)
     post.excerpt = text.sentence(em.rng) if f.excerpt else ""
     status_fields(post, kind)
+    if kind == "publish" and n % SELF_CANONICAL_EVERY == 5:
+        post.meta.append(("_yoast_wpseo_canonical", _own_url(em, post)))
+    elif kind == "publish" and n % 40 == 22:
+        post.meta.append(("rank_math_canonical_url", _own_url(em, post)))
     yield from post_rows(em, post)
     for att in atts:
         yield from post_rows(em, att)
@@ -179,6 +198,11 @@ def _post(em: Emitter, n: int, kind: str, when: float) -> Rows:
     yield from _terms(em, post, f)
     if kind == "publish" and n == 2:
         em.sticky = post.id
+
+
+def _own_url(em: Emitter, post: Post) -> str:
+    """The post's permalink under /%postname%/, as an editor pastes it into a canonical field."""
+    return f"{em.spec.home.rstrip('/')}/{post.name}/"
 
 
 def _auto_draft(em: Emitter, when: float) -> Rows:
