@@ -107,14 +107,15 @@ class NewsProvider(Provider):
         t, site = self.site.tables, self.site
         # A type the content sitemaps do not list (unknown, excluded, or noindexed as a whole
         # in wpseo_titles) has no news either; the rest reuse the content sitemaps' condition.
-        listed = [p.condition for p in self.post_types
+        now = site.now.replace(microsecond=0)
+        window = qn.in_window(t, now - NEWS_WINDOW, now)
+        # Each type's canonical keep-list is computed over the window only.
+        listed = [p.condition_within(window) for p in self.post_types
                   if p.name in site.settings.news_post_types]
         if not listed:
             return false()
-        now = site.now.replace(microsecond=0)
         ids, slugs = excluded_category_keys(site.settings.news_excluded_categories)
-        return and_(or_(*listed), qn.in_window(t, now - NEWS_WINDOW, now),
-                    ~qn.news_excluded(t), ~qn.in_categories(t, ids, slugs))
+        return and_(or_(*listed), window, ~qn.news_excluded(t), ~qn.in_categories(t, ids, slugs))
 
     def per_page(self) -> int:
         """Entries per news page: the configured page size, never above Google's 1,000."""

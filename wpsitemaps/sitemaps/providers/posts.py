@@ -1,9 +1,10 @@
 """Post type sitemaps (post, page, custom types), as Yoast's WPSEO_Post_Type_Sitemap_Provider.
 
 Selection lives in SQL (wordpress.queries.posts.listable), so every page but the last is
-full. The one rule SQL cannot express, "a canonical override equal to the post's own
-permalink keeps it", is settled first: the few posts with a canonical override are checked
-in Python and the self-canonical ones are passed to SQL as an explicit keep-list.
+full, with one rule SQL cannot express: "a canonical override equal to the post's own
+permalink keeps it". A page settles it on the rows it reads (their permalinks are built
+anyway), so no request pays for the whole site's overrides; the page bounds, computed once
+per refresh, use the whole type's keep-list (`self_canonical`, cached with them).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from sqlalchemy import ColumnElement
 from sqlalchemy import Connection
 from sqlalchemy import Row
+from sqlalchemy import and_
 
 from wpsitemaps.content.urls import encode_url
 from wpsitemaps.content.urls import is_listable
@@ -52,12 +54,15 @@ def post_lastmod(row: Row[Any]) -> Any:
 
 
 def post_entries(conn: Connection, site: SiteContext, ctype: ContentType,
-                 rows: list[Row[Any]]) -> dict[int, UrlEntry]:
-    """{ID: UrlEntry with loc, lastmod and images} for rows of one type, in batched queries;
-    rows whose URL cannot be listed are left out."""
-    ids = [int(r.ID) for r in rows]
-    meta = qp.meta_values(conn, site.tables, ids, META_KEYS)
-    links = post_links(conn, site, ctype, rows, meta)
+                 rows: list[Row[Any]], meta: dict[int, dict[str, str]] | None = None,
+                 links: dict[int, str] | None = None) -> dict[int, UrlEntry]:
+    """{ID: UrlEntry with loc, lastmod and images} for rows of one type, in batched queries
+    (meta and links when the caller has them); rows whose URL cannot be listed are left out."""
+    if meta is None:
+        meta = qp.meta_values(conn, site.tables, [int(r.ID) for r in rows], META_KEYS)
+    known = links or {}
+    missing = [r for r in rows if int(r.ID) not in known]
+    links = {**known, **(post_links(conn, site, ctype, missing, meta) if missing else {})}
     images = page_images(conn, site, rows, meta)
     out: dict[int, UrlEntry] = {}
     for r in rows:
@@ -71,9 +76,10 @@ def post_entries(conn: Connection, site: SiteContext, ctype: ContentType,
 
 
 def build_entries(conn: Connection, site: SiteContext, ctype: ContentType,
-                  rows: list[Row[Any]]) -> list[UrlEntry]:
+                  rows: list[Row[Any]], meta: dict[int, dict[str, str]] | None = None,
+                  links: dict[int, str] | None = None) -> list[UrlEntry]:
     """post_entries() in row order, each followed by its <!--nextpage--> states."""
-    built = post_entries(conn, site, ctype, rows)
+    built = post_entries(conn, site, ctype, rows, meta, links)
     out: list[UrlEntry] = []
     for r in rows:
         entry = built.get(int(r.ID))
@@ -87,6 +93,16 @@ def build_entries(conn: Connection, site: SiteContext, ctype: ContentType,
     return out
 
 
+def canonical_sets(lists: dict[int, dict[str, list[str]]]) -> dict[int, set[str]]:
+    """{ID: stripped canonical override values} of the posts that have a non-empty one."""
+    out: dict[int, set[str]] = {}
+    for pid, keys in lists.items():
+        values = {v.strip() for k in qp.CANONICAL_KEYS for v in keys.get(k, []) if v != ""}
+        if values:
+            out[pid] = values
+    return out
+
+
 def _link_input(row: Row[Any]) -> permalinks.PostLink:
     return permalinks.PostLink(int(row.ID), str(row.post_type), str(row.post_name or ""))
 
@@ -94,36 +110,47 @@ def _link_input(row: Row[Any]) -> permalinks.PostLink:
 class PostTypeProvider(TypeProvider):
     """One post type's sitemap (name = post type name: post-sitemap.xml, page-sitemap.xml...)."""
 
-    def _listable(self, keyset: bool) -> ColumnElement[bool]:
-        exclude: list[int] = []
-        if self.name == "page":
-            # Yoast lists the front page and the posts page as first links instead.
-            options = self.site.options
-            exclude = [i for i in (options.page_on_front, options.page_for_posts) if i > 0]
-        return qp.listable(self.site.tables, [self.name], self.self_canonical, exclude, keyset)
+    def _exclude(self) -> list[int]:
+        if self.name != "page":
+            return []
+        # Yoast lists the front page and the posts page as first links instead.
+        options = self.site.options
+        return [i for i in (options.page_on_front, options.page_for_posts) if i > 0]
 
     @cached_property
     def condition(self) -> ColumnElement[bool]:
-        """The SQL condition for listed rows (also used by the news and video sitemaps)."""
-        return self._listable(keyset=False)
+        """The SQL condition for listed rows (the bounds and the video sitemap use it)."""
+        return qp.listable(self.site.tables, [self.name], self.self_canonical, self._exclude())
+
+    def condition_within(self, within: ColumnElement[bool]) -> ColumnElement[bool]:
+        """condition AND within, its keep-list computed over `within` only (the news window:
+        a query whose cost depends on the window, not on the site)."""
+        keep = self._self_canonical(within)
+        return and_(qp.listable(self.site.tables, [self.name], keep, self._exclude()), within)
 
     @cached_property
-    def keyset_condition(self) -> ColumnElement[bool]:
-        """condition, for page queries that walk IDs from a bound."""
-        return self._listable(keyset=True)
+    def page_condition(self) -> ColumnElement[bool]:
+        """condition for page queries walking IDs from a bound, without the canonical rule
+        (pages settle it on their rows: _page_rows)."""
+        return qp.listable(self.site.tables, [self.name], (), self._exclude(), keyset=True,
+                           canonical=False)
 
     @cached_property
     def self_canonical(self) -> list[int]:
-        """IDs whose canonical override equals their own permalink (they stay listed)."""
+        """IDs of the whole type whose canonical override equals their own permalink (they
+        stay listed); a pass over every override, so cached with the bounds."""
+        return self.cached("self_canonical", lambda: self._self_canonical(None))
+
+    def _self_canonical(self, within: ColumnElement[bool] | None) -> list[int]:
         conn, site = self.conn, self.site
         candidates: dict[int, set[str]] = {}
-        for row in qp.canonical_candidates(conn, site.tables, self.name):
+        for row in qp.canonical_candidates(conn, site.tables, self.name, within):
             candidates.setdefault(int(row[0]), set()).add(str(row[1]).strip())
         if not candidates:
             return []
-        rows = qp.rows_by_id(conn, site.tables, candidates)
+        rows = qp.rows_by_id(conn, site.tables, candidates, with_content=False)
         links = post_links(conn, site, self.ctype, rows)
-        return [pid for pid, values in candidates.items() if values == {links.get(pid)}]
+        return sorted(pid for pid, values in candidates.items() if values == {links.get(pid)})
 
     def compute_bounds(self) -> list[PageBound]:
         """Page bounds from one ID-ordered pass; page 1 also covers the first links."""
@@ -136,11 +163,40 @@ class PostTypeProvider(TypeProvider):
         return out
 
     def entries(self, page: int, bound: PageBound) -> list[UrlEntry]:
-        """One page of entries, first links on page 1."""
-        rows = qp.page_rows(self.conn, self.site.tables, self.keyset_condition,
-                            bound.first_key, self.site.settings.entries_per_page)
-        entries = build_entries(self.conn, self.site, self.ctype, rows)
+        """One page of entries (the IDs from its bound to the next page's), first links on
+        page 1."""
+        bounds = self.bounds
+        before = bounds[page].first_key if page < len(bounds) else None
+        rows, meta, links = self._page_rows(bound.first_key, before,
+                                            self.site.settings.entries_per_page)
+        entries = build_entries(self.conn, self.site, self.ctype, rows, meta, links)
         return (self.first_links + entries) if page == 1 else entries
+
+    def _page_rows(self, first: int, before: int | None, size: int,
+                   ) -> tuple[list[Row[Any]], dict[int, dict[str, str]], dict[int, str]]:
+        """Up to `size` listed rows from `first` (below `before`), their meta and the links
+        of those with a canonical override: rows whose override is not their own permalink
+        are dropped here, and the next rows read if that left the page short."""
+        conn, t = self.conn, self.site.tables
+        cap = 2 * size  # a page's range holds its rows plus its few foreign canonicals
+        rows: list[Row[Any]] = []
+        meta: dict[int, dict[str, str]] = {}
+        links: dict[int, str] = {}
+        while True:
+            batch = qp.page_rows(conn, t, self.page_condition, first, cap, before_id=before,
+                                 marked_only=True)
+            lists = qp.meta_lists(conn, t, [int(r.ID) for r in batch],
+                                  (*META_KEYS, *qp.CANONICAL_KEYS))
+            meta.update(qp.first_values(lists))
+            overrides = canonical_sets(lists)
+            if overrides:
+                links.update(post_links(conn, self.site, self.ctype,
+                                        [r for r in batch if int(r.ID) in overrides], meta))
+            rows.extend(r for r in batch if int(r.ID) not in overrides
+                        or overrides[int(r.ID)] == {links.get(int(r.ID))})
+            if len(rows) >= size or len(batch) < cap:
+                return rows[:size], meta, links
+            first = int(batch[-1].ID) + 1
 
     @cached_property
     def first_links(self) -> list[UrlEntry]:
@@ -174,7 +230,8 @@ class PostTypeProvider(TypeProvider):
         """The static front page's entries (home URL, then /page/N/ parts) if it is listable."""
         conn, site = self.conn, self.site
         front_id = site.options.page_on_front
-        cond = qp.listable(site.tables, ["page"], self.self_canonical)
+        cond = qp.listable(site.tables, ["page"], self._self_canonical(
+            site.tables.posts.c.ID == front_id))
         rows = [r for r in qp.page_rows(conn, site.tables, cond, front_id, 1)
                 if int(r.ID) == front_id]
         return build_entries(conn, site, self.ctype, rows) if rows else []

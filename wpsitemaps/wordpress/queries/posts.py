@@ -17,6 +17,7 @@ from sqlalchemy import ColumnElement
 from sqlalchemy import Connection
 from sqlalchemy import Row
 from sqlalchemy import and_
+from sqlalchemy import case
 from sqlalchemy import exists
 from sqlalchemy import func
 from sqlalchemy import or_
@@ -30,6 +31,10 @@ from wpsitemaps.wordpress.schema import WPTables
 
 CANONICAL_KEYS = ("_yoast_wpseo_canonical", "rank_math_canonical_url")
 IN_CHUNK = 1000
+# What a post sitemap reads post_content for: images (content.images._MAY_HAVE_IMAGES, upper
+# case too for binary collations) and <!--nextpage--> parts. Other rows get '' from SQL, so
+# their content never crosses the wire (most posts of a site have neither).
+CONTENT_MARKERS = ("<img", "<IMG", "[gallery", "wp:gallery", "<!--nextpage-->")
 
 
 def chunks(ids: Iterable[int]) -> Iterable[list[int]]:
@@ -99,13 +104,20 @@ def published(t: WPTables, post_types: Sequence[str], keyset: bool = False,
 
 
 def listable(t: WPTables, post_types: Sequence[str], keep_canonical: Sequence[int] = (),
-             exclude_ids: Sequence[int] = (), keyset: bool = False) -> ColumnElement[bool]:
-    """The full sitemap condition: published, indexable, no foreign canonical."""
+             exclude_ids: Sequence[int] = (), keyset: bool = False,
+             canonical: bool = True) -> ColumnElement[bool]:
+    """The full sitemap condition: published, indexable, no foreign canonical.
+
+    canonical=False leaves the canonical rule out, for callers that settle it in Python on
+    the rows they read (the post type pages).
+    """
     p = t.posts
-    canonical_ok = ~has_canonical(t)
-    if keep_canonical:
-        canonical_ok = or_(canonical_ok, p.c.ID.in_(list(keep_canonical)))
-    cond = and_(published(t, post_types, keyset), ~noindexed(t), canonical_ok)
+    cond = and_(published(t, post_types, keyset), ~noindexed(t))
+    if canonical:
+        canonical_ok = ~has_canonical(t)
+        if keep_canonical:
+            canonical_ok = or_(canonical_ok, p.c.ID.in_(list(keep_canonical)))
+        cond = and_(cond, canonical_ok)
     if exclude_ids:
         cond = and_(cond, p.c.ID.not_in(list(exclude_ids)))
     return cond
@@ -147,32 +159,47 @@ def post_columns(t: WPTables, with_content: bool = True) -> list[Any]:
     return [*cols, p.c.post_content] if with_content else cols
 
 
+def marked_content(t: WPTables) -> ColumnElement[Any]:
+    """post_content where it holds a CONTENT_MARKERS string, else '' (decided in SQL)."""
+    c = t.posts.c.post_content
+    return case((or_(*(c.like(f"%{m}%") for m in CONTENT_MARKERS)), c),
+                else_="").label("post_content")
+
+
 def page_rows(conn: Connection, t: WPTables, where: ColumnElement[bool], first_id: int,
-              limit: int, with_content: bool = True) -> list[Any]:
-    """The rows of one page: keyset from first_id, ID ascending."""
+              limit: int, with_content: bool = True, before_id: int | None = None,
+              marked_only: bool = False) -> list[Any]:
+    """The rows of one page: keyset from first_id (up to before_id), ID ascending.
+
+    marked_only: post_content only where marked_content() finds a marker, '' elsewhere.
+    """
     p = t.posts
-    cols = post_columns(t, with_content)
-    stmt = (select(*cols).where(where, p.c.ID >= first_id).order_by(p.c.ID).limit(limit)
+    cols = post_columns(t, with_content=False)
+    if with_content:
+        cols.append(marked_content(t) if marked_only else p.c.post_content)
+    keys = [p.c.ID >= first_id] + ([p.c.ID < before_id] if before_id is not None else [])
+    stmt = (select(*cols).where(where, *keys).order_by(p.c.ID).limit(limit)
             .with_hint(p, "FORCE INDEX (PRIMARY)", "mysql")
             .with_hint(p, "FORCE INDEX (PRIMARY)", "mariadb"))
     return list(conn.execute(stmt))
 
 
-def rows_by_id(conn: Connection, t: WPTables, ids: Iterable[int]) -> list[Any]:
+def rows_by_id(conn: Connection, t: WPTables, ids: Iterable[int],
+               with_content: bool = True) -> list[Any]:
     """Post rows (same columns as page_rows) for given IDs."""
     p = t.posts
     out: list[Row[Any]] = []
     for chunk in chunks(ids):
-        out.extend(conn.execute(select(*post_columns(t)).where(p.c.ID.in_(chunk))
+        out.extend(conn.execute(select(*post_columns(t, with_content)).where(p.c.ID.in_(chunk))
                                 .order_by(p.c.ID)))
     return out
 
 
-def meta_values(conn: Connection, t: WPTables, ids: Iterable[int],
-                keys: Sequence[str]) -> dict[int, dict[str, str]]:
-    """{post_id: {meta_key: first meta_value}} for the given keys."""
+def meta_lists(conn: Connection, t: WPTables, ids: Iterable[int],
+               keys: Sequence[str]) -> dict[int, dict[str, list[str]]]:
+    """{post_id: {meta_key: [meta_value, ...] by meta_id}} for the given keys."""
     m = t.postmeta
-    out: dict[int, dict[str, str]] = defaultdict(dict)
+    out: dict[int, dict[str, list[str]]] = defaultdict(dict)
     for chunk in chunks(ids):
         # NoIndex: look rows up by post_id; the meta_key index would visit every post's key.
         rows = conn.execute(select(m.c.post_id, m.c.meta_key, m.c.meta_value)
@@ -180,16 +207,31 @@ def meta_values(conn: Connection, t: WPTables, ids: Iterable[int],
                                    NoIndex(m.c.meta_key).in_(list(keys)))
                             .order_by(m.c.meta_id))
         for post_id, key, value in rows:
-            out[int(post_id)].setdefault(str(key), "" if value is None else str(value))
+            out[int(post_id)].setdefault(str(key), []).append(
+                "" if value is None else str(value))
     return out
 
 
-def canonical_candidates(conn: Connection, t: WPTables, post_type: str) -> list[Any]:
-    """(ID, canonical) of published posts of a type that carry a canonical override."""
+def first_values(lists: dict[int, dict[str, list[str]]]) -> dict[int, dict[str, str]]:
+    """meta_lists() reduced to the first value of each key (get_post_meta(..., true))."""
+    return {pid: {k: v[0] for k, v in keys.items()} for pid, keys in lists.items()}
+
+
+def meta_values(conn: Connection, t: WPTables, ids: Iterable[int],
+                keys: Sequence[str]) -> dict[int, dict[str, str]]:
+    """{post_id: {meta_key: first meta_value}} for the given keys."""
+    return defaultdict(dict, first_values(meta_lists(conn, t, ids, keys)))
+
+
+def canonical_candidates(conn: Connection, t: WPTables, post_type: str,
+                         within: ColumnElement[bool] | None = None) -> list[Any]:
+    """(ID, canonical) of published posts of a type that carry a canonical override
+    (and match `within`, e.g. the news window)."""
     p, m = t.posts, t.postmeta
+    extra = [within] if within is not None else []
     stmt = (select(p.c.ID, m.c.meta_value).join(m, m.c.post_id == p.c.ID)
             .where(published(t, [post_type]), m.c.meta_key.in_(CANONICAL_KEYS),
-                   m.c.meta_value != ""))
+                   m.c.meta_value != "", *extra))
     return list(conn.execute(stmt))
 
 
