@@ -10,6 +10,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import pymysql
@@ -85,6 +86,24 @@ def create_mariadb(label: str, sql: Path | str | None = None, prefix: str = "wp_
     subprocess.run([client, "-h", MARIADB_HOST, "-P", str(MARIADB_PORT), "-uroot",
                     "--default-character-set=utf8mb4", name],
                    input=sql.encode("utf-8"), check=True, capture_output=True)
+    return name
+
+
+def create_mariadb_streamed(label: str, chunks: Iterable[str]) -> str:
+    """Create a fresh database and pipe SQL text (with its own DDL) into it chunk by chunk,
+    as bench/build.py does; grants the read-only user."""
+    name = create_mariadb(label, "SELECT 1;")
+    client = shutil.which("mariadb") or shutil.which("mysql") or "mariadb"
+    proc = subprocess.Popen([client, "-h", MARIADB_HOST, "-P", str(MARIADB_PORT), "-uroot",
+                             "--default-character-set=utf8mb4", name], stdin=subprocess.PIPE)
+    assert proc.stdin is not None
+    try:
+        for chunk in chunks:
+            proc.stdin.write(chunk.encode("utf-8"))
+    finally:
+        proc.stdin.close()
+    if proc.wait() != 0:
+        raise RuntimeError(f"loading {name} failed")
     return name
 
 

@@ -58,4 +58,20 @@ def make_engine(settings: Settings) -> Engine:
         with dbapi_conn.cursor() as cur:
             cur.execute("SET SESSION TRANSACTION READ ONLY")
 
+    event.listen(engine, "before_cursor_execute", _correlated, retval=True)
     return engine
+
+
+def _correlated(conn: Any, _cursor: Any, statement: str, parameters: Any, context: Any,
+                _executemany: bool) -> tuple[str, Any]:
+    """Statements marked `correlated=True` keep their EXISTS subqueries correlated on MariaDB.
+
+    MariaDB turns `NOT EXISTS (meta of this post ...)` into a subquery materialized over the
+    whole site (exists_to_in): right for a pass over every post, but a page of 1,000 posts
+    then reads every noindex row of the site. Looked up per row by post_id instead, a page
+    reads what its own posts have, whatever the site's size.
+    """
+    options = getattr(context, "execution_options", None) or {}
+    if options.get("correlated") and getattr(conn.dialect, "is_mariadb", False):
+        statement = f"SET STATEMENT optimizer_switch='exists_to_in=off' FOR {statement}"
+    return statement, parameters

@@ -180,7 +180,8 @@ def page_rows(conn: Connection, t: WPTables, where: ColumnElement[bool], first_i
     keys = [p.c.ID >= first_id] + ([p.c.ID < before_id] if before_id is not None else [])
     stmt = (select(*cols).where(where, *keys).order_by(p.c.ID).limit(limit)
             .with_hint(p, "FORCE INDEX (PRIMARY)", "mysql")
-            .with_hint(p, "FORCE INDEX (PRIMARY)", "mariadb"))
+            .with_hint(p, "FORCE INDEX (PRIMARY)", "mariadb")
+            .execution_options(correlated=True))  # see wordpress.db._correlated
     return list(conn.execute(stmt))
 
 
