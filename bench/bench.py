@@ -26,6 +26,7 @@ import build  # noqa: E402
 import load  # noqa: E402
 import rawsql  # noqa: E402
 import report  # noqa: E402
+import rowsread  # noqa: E402
 import servers  # noqa: E402
 from measure import Timing  # noqa: E402
 from measure import pick_pages  # noqa: E402
@@ -78,11 +79,11 @@ def throughput(port: int, paths: list[str], clients: int, seconds: float) -> dic
 
 
 def measure_app(db: str, n: int, workers: int, clients: int, seconds: float, tmp: Path,
-                per_page: int = 0) -> dict[str, Any]:
+                per_page: int = 0, store: str = "") -> dict[str, Any]:
     """Every figure of the app: timings, 304, throughput, peak RSS per worker."""
     url = f"mysql+pymysql://root@127.0.0.1/{db}?charset=utf8mb4"
     port = servers.free_port(build.APP_PORT)
-    proc = servers.start_app(url, port, workers, tmp, per_page)
+    proc = servers.start_app(url, port, workers, tmp, per_page, store)
     try:
         targets = app_targets(port, db, per_page or 1000)
         timings = {}
@@ -103,6 +104,30 @@ def measure_app(db: str, n: int, workers: int, clients: int, seconds: float, tmp
     return {"timings": timings, "304": not_modified, "throughput": tput,
             "worker_peak_rss_mb": [round(r, 1) for r in rss],
             "master_peak_rss_mb": round(master, 1), "workers": workers, "port": port}
+
+
+def measure_cold(db: str, n: int, workers: int, tmp: Path, targets: list[tuple[str, str]],
+                 per_page: int = 0) -> dict[str, Timing]:
+    """The same documents rendered on every request: the server with the store off."""
+    url = f"mysql+pymysql://root@127.0.0.1/{db}?charset=utf8mb4"
+    port = servers.free_port(build.APP_PORT)
+    proc = servers.start_app(url, port, workers, tmp, per_page, store="off")
+    try:
+        timings = {}
+        for label, path in targets:
+            timings[label] = time_path(port, path, n)
+            say(f"cold {label} {path}: {timings[label].status or timings[label].error} "
+                f"median {timings[label].median:.1f} ms")
+    finally:
+        servers.stop(proc)
+    return timings
+
+
+def store_mb(path: Path) -> float:
+    """Bytes of every file below `path`, in MB (0 when there is none)."""
+    if not path.is_dir():
+        return 0.0
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) / 1e6
 
 
 def measure_wordpress(db: str, n: int, tmp: Path) -> dict[str, Any]:
@@ -139,8 +164,16 @@ def run(db: str, n: int = 20, workers: int = 5, clients: int = 8, seconds: float
     """The whole measurement of one database; returns every figure."""
     with tempfile.TemporaryDirectory(prefix="wpsm-bench-") as name:
         tmp = Path(name)
-        app = measure_app(db, n, workers, clients, seconds, tmp,
-                          0 if per_page == 1000 else per_page)
+        page_size = 0 if per_page == 1000 else per_page
+        store = tmp / "store"
+        app = measure_app(db, n, workers, clients, seconds, tmp, page_size, str(store))
+        app["store_mb"] = round(store_mb(store), 2)
+        cold_targets = [(label, t.path) for label, t in app["timings"].items()
+                        if t.status == 200 and label.split()[0] in ("index", "post", "news")]
+        app["cold"] = measure_cold(db, n, workers, tmp, cold_targets, page_size)
+        say("rows examined per warm request (Handler_read%)")
+        app["rows_examined"] = rowsread.rows_examined(
+            db, dict(cold_targets), tmp, str(tmp / "store-rows"), page_size)
         pages = {label: int(t.path.rsplit("sitemap", 1)[1].split(".")[0] or 1)
                  for label, t in app["timings"].items() if label.startswith("post page")}
         say("raw SQL of the post pages")

@@ -16,6 +16,8 @@ from measure import Timing
 
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 PAGE_MS, INDEX_MS, RAW_FACTOR, RSS_MB, LAST_FACTOR = 15.0, 50.0, 2.0, 80.0, 1.2
+# Issue #13's targets: warm page median/p95, 304, news, index, throughput with 8 clients.
+WARM_MS, WARM_P95_MS, NOT_MODIFIED_MS, NEWS_MS, INDEX13_MS, RPS = 5.0, 15.0, 3.0, 25.0, 20.0, 300
 
 
 def heading(result: dict[str, Any]) -> str:
@@ -57,6 +59,59 @@ def app_rows(app: dict[str, Any]) -> list[str]:
                 f"{len(nm.times_ms)} | "
                 f"{_f(nm.median)} | {_f(nm.p95)} | | | |")
     return rows
+
+
+def cold_rows(app: dict[str, Any]) -> list[str]:
+    """The documents rendered on every request (store off), beside the raw SQL floor."""
+    cold: dict[str, Timing] = app.get("cold") or {}
+    if not cold:
+        return ["The cold pass did not run."]
+    rows = ["| document (store off) | path | status | URLs | n | median ms | p95 ms | ms/URL | "
+            "raw SQL ms | cold ÷ raw | rows examined, warm request |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    examined = app.get("rows_examined") or {}
+    for label, t in cold.items():
+        raw = app["raw_sql_ms"].get(label)
+        ratio = t.median / raw if raw else float("nan")
+        rows.append(f"| {label} | `{t.path}` | {t.status or t.error} | {t.urls} | "
+                    f"{len(t.times_ms)} | {_f(t.median)} | {_f(t.p95)} | {_f(t.per_url, 3)} | "
+                    f"{_f(raw) if raw else ''} | {_f(ratio, 2) if raw else ''} | "
+                    f"{examined.get(label, '')} |")
+    return rows
+
+
+def issue13_rows(result: dict[str, Any]) -> list[str]:
+    """Issue #13's targets, each met or not met with the measured value."""
+    app = result["app"]
+    t, cold = app["timings"], app.get("cold") or {}
+    pages = {k: v for k, v in t.items() if k.startswith("post page")}
+    warm = max(pages.values(), key=lambda x: x.median)
+    warm95 = max(pages.values(), key=lambda x: x.p95)
+    ratios = {k: v.median / app["raw_sql_ms"][k] for k, v in cold.items()
+              if k.startswith("post page") and app["raw_sql_ms"].get(k)}
+    worst = max(ratios, key=lambda k: ratios[k]) if ratios else None
+    tp = app["throughput"]
+    checks = [
+        (f"warm page median ≤ {WARM_MS:g} ms", warm.median <= WARM_MS,
+         f"worst {_f(warm.median)} ms (`{warm.path}`)"),
+        (f"warm page p95 ≤ {WARM_P95_MS:g} ms", warm95.p95 <= WARM_P95_MS,
+         f"worst {_f(warm95.p95)} ms (`{warm95.path}`)"),
+        (f"304 median ≤ {NOT_MODIFIED_MS:g} ms", app["304"].median <= NOT_MODIFIED_MS,
+         f"{_f(app['304'].median)} ms"),
+        (f"cold page ≤ {RAW_FACTOR:g}× its raw SQL", worst is not None
+         and ratios[worst] <= RAW_FACTOR,
+         f"worst {_f(ratios[worst], 2)}× ({worst})" if worst else "not measured"),
+        (f"news ≤ {NEWS_MS:g} ms (no optional DDL)", t["news"].median <= NEWS_MS,
+         f"warm {_f(t['news'].median)} ms, cold "
+         f"{_f(cold['news'].median) if 'news' in cold else 'n/a'} ms"),
+        (f"index ≤ {INDEX13_MS:g} ms", t["index"].median <= INDEX13_MS,
+         f"warm {_f(t['index'].median)} ms, cold "
+         f"{_f(cold['index'].median) if 'index' in cold else 'n/a'} ms"),
+        (f"throughput ≥ {RPS} requests/s, 0 errors", tp["rps"] >= RPS and not tp["errors"],
+         f"{tp['rps']} requests/s, {tp['errors']} errors"),
+    ]
+    return [f"| {name} | {value} | {'met' if ok else '**not met**'} |"
+            for name, ok, value in checks]
 
 
 def wordpress_rows(result: dict[str, Any]) -> list[str]:
@@ -138,9 +193,15 @@ def section(result: dict[str, Any], command: str) -> str:
         f"{tp['seconds']} s over the first, middle and last post pages ({tp['requests']} requests, "
         f"{tp['errors']} errors, p50 {tp['p50_ms']} ms, p99 {tp['p99_ms']} ms) |",
         f"| peak RSS (VmHWM) per worker | {app['worker_peak_rss_mb']} MB |",
-        f"| peak RSS of the gunicorn master | {app['master_peak_rss_mb']} MB |", "",
+        f"| peak RSS of the gunicorn master | {app['master_peak_rss_mb']} MB |",
+        f"| rendered-page store on disk after the run | {app.get('store_mb', 'n/a')} MB |", "",
+        "The same documents with the store off (`WPSITEMAPS_STORE=off`: rendered on every "
+        "request), and the rows MariaDB examined (Handler_read%) for one warm request of each "
+        "(bench/rowsread.py):", "", *cold_rows(app), "",
         "WordPress core's sitemap on the same database (2,000 URLs per page, no images):", "",
         *wordpress_rows(result), "",
+        "| target (issue #13) | measured | status |", "| --- | --- | --- |",
+        *issue13_rows(result), "",
         "| target (issue #9) | measured | status |", "| --- | --- | --- |",
         *target_rows(result), "",
         "| database shape | value |", "| --- | --- |", *shape_rows(result["shape"]), ""]

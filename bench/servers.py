@@ -78,7 +78,8 @@ def wait_ready(proc: subprocess.Popen[bytes], port: int, path: str, log: Path,
     raise RuntimeError(f"{path} did not answer 200 within {timeout} s")
 
 
-def app_env(database_url: str, config: Path, per_page: int = 0) -> dict[str, str]:
+def app_env(database_url: str, config: Path, per_page: int = 0,
+            store: str = "") -> dict[str, str]:
     """The environment of `wpsitemaps serve` on a demo database (clock from the database)."""
     config.write_text(DEMO_CONFIG, encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith("WPSITEMAPS_")}
@@ -88,17 +89,19 @@ def app_env(database_url: str, config: Path, per_page: int = 0) -> dict[str, str
                 "WPSITEMAPS_NOW": "option:demo_generated_at"})
     if per_page:
         env["WPSITEMAPS_ENTRIES_PER_PAGE"] = str(per_page)
+    if store:
+        env["WPSITEMAPS_STORE"] = store  # a directory, redis://..., or off (issue #13)
     return env
 
 
 def start_app(database_url: str, port: int, workers: int, tmp: Path,
-              per_page: int = 0) -> subprocess.Popen[bytes]:
+              per_page: int = 0, store: str = "") -> subprocess.Popen[bytes]:
     """`wpsitemaps serve` (gunicorn, sync workers), ready when the index answers 200."""
-    log = tmp / "app.log"
+    log = tmp / f"app-{store.rsplit('/', 1)[-1] or 'default'}.log"
     cmd = [sys.executable, "-m", "wpsitemaps.cli", "serve", "--host", "127.0.0.1",
            "--port", str(port), "--workers", str(workers)]
     with log.open("wb") as err:
-        env = app_env(database_url, tmp / "demo.toml", per_page)
+        env = app_env(database_url, tmp / "demo.toml", per_page, store)
         proc = subprocess.Popen(cmd, env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=err)
     wait_ready(proc, port, "/robots.txt", log)
     return proc

@@ -96,3 +96,16 @@ def test_wordpress_compared(smoke: tuple[dict[str, Any], str]) -> None:
     assert wp["post page first"].status == 200
     assert wp["post page first"].urls > 0
     assert "ours ÷ WordPress (per URL)" in text
+
+
+def test_cold_pass_and_rows_examined_measured(smoke: tuple[dict[str, Any], str]) -> None:
+    """The store-off pass times the index, post pages and news, each with its rows examined."""
+    result, text = smoke
+    app = result["app"]
+    cold = app["cold"]
+    assert {"index", "post page first", "post page middle", "post page last",
+            "news"} <= set(cold)
+    assert all(t.status == 200 and len(t.times_ms) == 3 for t in cold.values())
+    assert set(app["rows_examined"]) == set(cold)
+    assert all(n > 0 for n in app["rows_examined"].values())
+    assert "| warm page median ≤ 5 ms |" in text and "| document (store off) |" in text

@@ -1,0 +1,47 @@
+"""Rows the database reads for one warm request of each document (MariaDB Handler_read%).
+
+The app runs in this process (no HTTP), on the same database and settings as the server,
+with the same store as the measured server when one is given; after two warm-up requests,
+tests/support/handlers.py reads `SHOW SESSION STATUS LIKE 'Handler_read%'` on the request's
+connection before and after one more request. tests/test_rows_examined.py asserts the same
+figures are flat between 2,000 and 20,000 posts; the bench shows them at 100k and 1M.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from tests.support.handlers import HandlerReads  # noqa: E402
+from tests.support.handlers import rows_read  # noqa: E402
+from wpsitemaps import create_app  # noqa: E402
+from wpsitemaps.demo.run import DEMO_CONFIG  # noqa: E402
+from wpsitemaps.web.context import ENGINE  # noqa: E402
+
+
+def rows_examined(db: str, paths: dict[str, str], tmp: Path, store: str = "off",
+                  per_page: int = 0) -> dict[str, int]:
+    """{label: Handler_read% total of one warm request of path}."""
+    config = tmp / "rows.toml"
+    config.write_text(DEMO_CONFIG, encoding="utf-8")
+    settings = {"DATABASE_URL": f"mysql+pymysql://root@127.0.0.1/{db}?charset=utf8mb4",
+                "TABLE_PREFIX": "wp_", "CONFIG": str(config),
+                "NOW": "option:demo_generated_at", "STORE": store}
+    if per_page:
+        settings["ENTRIES_PER_PAGE"] = per_page
+    app = create_app(settings)
+    client = app.test_client()
+    out: dict[str, int] = {}
+    for label, path in paths.items():
+        for _ in range(2):
+            client.get(path)
+        reads = HandlerReads(app.extensions[ENGINE])
+        try:
+            client.get(path)
+        finally:
+            reads.close()
+        out[label] = sum(rows_read(d) for d in reads.deltas)
+    return out
