@@ -36,6 +36,7 @@ from sqlalchemy import Row
 from wpsitemaps.entries import PageBound
 from wpsitemaps.entries import SitemapRef
 from wpsitemaps.paths import TEMPLATES_DIR
+from wpsitemaps.sitemaps.links import ancestor_uris
 from wpsitemaps.sitemaps.links import post_links
 from wpsitemaps.sitemaps.providers.authors import AuthorProvider
 from wpsitemaps.sitemaps.providers.base import Provider
@@ -45,9 +46,7 @@ from wpsitemaps.sitemaps.providers.posts import PostTypeProvider
 from wpsitemaps.sitemaps.providers.taxonomies import TaxonomyProvider
 from wpsitemaps.sitemaps.providers.video import VideoProvider
 from wpsitemaps.sitemaps.videos import POST_KEYS as VIDEO_META_KEYS
-from wpsitemaps.wordpress.ids import parse_id
 from wpsitemaps.wordpress.queries import fingerprint as qf
-from wpsitemaps.wordpress.queries import posts as qp
 from wpsitemaps.wordpress.queries import video as qv
 from wpsitemaps.wordpress.site import SiteContext
 
@@ -140,19 +139,37 @@ def _rows(rows: Sequence[Row[Any]]) -> list[tuple[Any, ...]]:
 
 def _post_deps(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]],
                meta_keys: Sequence[str]) -> list[Any]:
-    """What the rows' entries read besides the rows: URLs, meta, attachments, featured files."""
+    """What the rows' entries read besides the rows: meta, attachments, URL lookups."""
+    if not rows:
+        return []
     t = site.tables
     ids = [int(r.ID) for r in rows]
-    meta = qp.meta_values(conn, t, ids, meta_keys)
+    lo, hi = min(ids), max(ids)
+    meta_rows = qf.meta_range(conn, t, lo, hi, meta_keys)
+    return [meta_rows, qf.attachment_marks(conn, t, lo, hi),
+            _link_lookups(conn, site, rows, meta_rows)]
+
+
+def _link_lookups(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]],
+                  meta_rows: list[tuple[Any, ...]]) -> list[Any]:
+    """The URL parts that live outside the rows: ancestors' slugs (hierarchical types),
+    %category% and %author% (resolved by post_links()). A plain /%postname%/ URL of a flat
+    type is a function of the row and the options, both in the fingerprint already."""
+    structure = site.options.permalink_structure
+    needs_terms = "%category%" in structure or "%author%" in structure
+    meta: dict[int, dict[str, str]] = defaultdict(dict)
+    for post_id, key, value in meta_rows:
+        meta[int(post_id)].setdefault(str(key), "" if value is None else str(value))
     by_type: dict[str, list[Row[Any]]] = defaultdict(list)
     for r in rows:
         by_type[str(r.post_type)].append(r)
-    links: dict[int, str] = {}
+    out: list[Any] = []
     for type_name, type_rows in sorted(by_type.items()):
         ctype = site.types.post_type(type_name)
-        if ctype is not None:
-            links.update(post_links(conn, site, ctype, type_rows, meta))
-    thumbs = {i for m in meta.values() if (i := parse_id(m.get("_thumbnail_id"))) is not None}
-    files = qp.attachment_files(conn, t, thumbs) if thumbs else {}
-    return [sorted(links.items()), sorted((k, sorted(v.items())) for k, v in meta.items()),
-            qf.attachment_marks(conn, t, ids), sorted(files.items())]
+        if ctype is None:
+            continue
+        if type_name == "post" and needs_terms:
+            out.append(sorted(post_links(conn, site, ctype, type_rows, meta).items()))
+        elif ctype.hierarchical:
+            out.append(sorted(ancestor_uris(conn, site, type_rows).items()))
+    return out

@@ -7,7 +7,7 @@ first ID, as the page query walks them) and the attachments hanging off them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import ColumnElement
@@ -15,7 +15,7 @@ from sqlalchemy import Connection
 from sqlalchemy import func
 from sqlalchemy import select
 
-from wpsitemaps.wordpress.queries.posts import chunks
+from wpsitemaps.wordpress.queries.posts import NoIndex
 from wpsitemaps.wordpress.schema import WPTables
 
 
@@ -46,15 +46,30 @@ def newest_keys(conn: Connection, t: WPTables, where: ColumnElement[bool]) -> li
     return list(conn.execute(stmt))
 
 
-def attachment_marks(conn: Connection, t: WPTables, parent_ids: Iterable[int]) -> list[Any]:
-    """(post_parent, count, max ID, max post_modified_gmt) of the attachments of posts:
-    an image or video uploaded to a post changes its gallery without touching the post."""
+def meta_range(conn: Connection, t: WPTables, first_id: int, last_id: int,
+               keys: Sequence[str]) -> list[tuple[Any, ...]]:
+    """(post_id, meta_key, meta_value) of the given keys for post IDs first_id..last_id.
+
+    A range on the post_id index, not IN (...) over the page's IDs: the same rows plus those
+    of unlisted posts in between, which only makes the fingerprint stricter.
+    """
+    m = t.postmeta
+    stmt = (select(m.c.post_id, m.c.meta_key, m.c.meta_value)
+            .where(m.c.post_id >= first_id, m.c.post_id <= last_id,
+                   NoIndex(m.c.meta_key).in_(list(keys)))
+            .order_by(m.c.meta_id))
+    return [tuple(r) for r in conn.execute(stmt)]
+
+
+def attachment_marks(conn: Connection, t: WPTables, first_id: int,
+                     last_id: int) -> tuple[Any, ...]:
+    """(count, max ID, max post_modified_gmt, sum of parents) of the attachments whose parent
+    is in first_id..last_id: an image uploaded to a post changes its gallery without
+    touching the post."""
     p = t.posts
-    out: list[Any] = []
-    for chunk in chunks(parent_ids):
-        out.extend(conn.execute(
-            select(p.c.post_parent, func.count(), func.max(p.c.ID),
-                   func.max(p.c.post_modified_gmt))
-            .where(p.c.post_parent.in_(chunk), p.c.post_type == "attachment")
-            .group_by(p.c.post_parent).order_by(p.c.post_parent)))
-    return [tuple(r) for r in out]
+    row = conn.execute(
+        select(func.count(), func.max(p.c.ID), func.max(p.c.post_modified_gmt),
+               func.sum(p.c.post_parent))
+        .where(p.c.post_parent >= first_id, p.c.post_parent <= last_id,
+               p.c.post_type == "attachment")).one()
+    return tuple(row)
