@@ -150,3 +150,20 @@ def test_key_format(stored_app: Flask, tmp_path: Path) -> None:
 
 def _refuse(*_args: Any, **_kwargs: Any) -> Any:
     raise AssertionError("must not be called")
+
+
+def test_serve_checks_the_store_first(tmp_path: Path, peer_sqlite_url: str,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """`wpsitemaps serve` with an unusable store exits 2 with one line, before gunicorn."""
+    from click.testing import CliRunner
+
+    from wpsitemaps import cli
+
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    monkeypatch.setattr(cli, "run_gunicorn", _refuse)
+    result = CliRunner().invoke(cli.main, ["serve"], env={
+        "WPSITEMAPS_DATABASE_URL": peer_sqlite_url, "WPSITEMAPS_STORE": str(blocker / "x")})
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("wpsitemaps: WPSITEMAPS_STORE: ")
