@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from collections.abc import Callable
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +18,13 @@ from tests.support.builder import Site
 from wpsitemaps import create_app
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+# The page store (issue #13) is on in tests unless WPSITEMAPS_TEST_STORE=off; .ci/run runs
+# the store-sensitive files both ways. Window 0: every request revalidates its page, so a
+# test that changes the database and requests again proves the fingerprints see the change.
+STORE_ON = os.environ.get("WPSITEMAPS_TEST_STORE", "on").lower() != "off"
+os.environ["WPSITEMAPS_STORE_WINDOW"] = "0"
+os.environ["WPSITEMAPS_STORE"] = (tempfile.mkdtemp(prefix="wpsitemaps-test-store-")
+                                  if STORE_ON else "off")
 
 # What peer-small's README says the site registers in PHP code (not visible in the database).
 PEER_CONFIG: dict[str, Any] = {
@@ -34,6 +42,14 @@ def require_mariadb() -> None:
         if IN_CI:
             pytest.fail("MariaDB on 127.0.0.1:3306 is required in CI but unreachable")
         pytest.skip("MariaDB on 127.0.0.1:3306 is not reachable")
+
+
+@pytest.fixture(autouse=True)
+def page_store_dir(tmp_path_factory: pytest.TempPathFactory,
+                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Apps made inside a test store pages in that test's own directory (or nowhere)."""
+    if STORE_ON:
+        monkeypatch.setenv("WPSITEMAPS_STORE", str(tmp_path_factory.mktemp("store")))
 
 
 @pytest.fixture(scope="session")

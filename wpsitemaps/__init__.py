@@ -23,7 +23,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     context.init_app(app, settings)
     from wpsitemaps.headless import routes as api
     from wpsitemaps.web import routes as views
+    from wpsitemaps.web import store
 
+    store.init_app(app, settings)
     # The API first: it hands its validated robots.txt lines to the web blueprint.
     api.init_app(app, settings)
     views.init_app(app)

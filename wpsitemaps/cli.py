@@ -16,6 +16,9 @@ from flask import Flask
 from wpsitemaps.config import ConfigError
 from wpsitemaps.config import load_settings
 
+# Commands that render once (export, robots-lines) never read or fill the page store.
+ONE_SHOT = {"STORE": "off"}
+
 
 def fail(message: str) -> NoReturn:
     """Stop with one line on stderr and exit code 2 (bad setting or unusable input)."""
@@ -44,8 +47,12 @@ def main() -> None:
 @click.option("--workers", default=2, show_default=True, type=int, help="gunicorn workers.")
 def serve(host: str, port: int, workers: int) -> None:
     """Serve the configured database with gunicorn (production server)."""
+    from wpsitemaps.store.base import open_store
+
     try:
-        load_settings()
+        settings = load_settings()
+        if settings.cache_ttl > 0:
+            open_store(settings)  # checked once here: one line, not one per worker
     except ConfigError as exc:
         fail(str(exc))
     run_gunicorn(host, port, workers, os.environ.copy())
@@ -104,7 +111,7 @@ def demo(size: int, seed: int, host: str, port: int, db_path: str | None,
 @click.option("--full", is_flag=True, help="Print the whole robots.txt, not only Sitemap: lines.")
 def robots_lines(full: bool) -> None:
     """Print the robots.txt lines to paste into an existing robots.txt."""
-    resp = build_app().test_client().get("/robots.txt")
+    resp = build_app(ONE_SHOT).test_client().get("/robots.txt")
     if resp.status_code != 200:
         fail(f"robots.txt answered {resp.status}: {resp.get_data(as_text=True).strip()}")
     text = resp.get_data(as_text=True)
@@ -126,7 +133,7 @@ def export(directory: Path, with_gzip: bool) -> None:
     from wpsitemaps.export import site_files
     from wpsitemaps.export import write_atomically
 
-    app = build_app()
+    app = build_app(ONE_SHOT)
     with contextlib.ExitStack() as stack:
 
         def start(length: int) -> Callable[[int], None]:

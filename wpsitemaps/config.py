@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 PREFIX_RE = re.compile(r"^[A-Za-z0-9_]+$")
+NAMESPACE_RE = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}")
 MAX_ENTRIES_PER_PAGE = 50_000
 ENV_PREFIX = "WPSITEMAPS_"
 
@@ -55,6 +56,11 @@ class Settings:
     pool_recycle: int = 280
     cache_ttl: int = 300
     video_default_thumbnail: str | None = None
+    # The rendered-page store (issue #13): 'off', a directory, or a redis:// URL.
+    store: str = "off"
+    store_max_mb: int = 1024
+    store_window: float = 2.0
+    store_namespace: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -73,6 +79,10 @@ SCALAR_KEYS = {
     "pool_recycle": int,
     "cache_ttl": int,
     "video_default_thumbnail": str,
+    "store": str,
+    "store_max_mb": int,
+    "store_window": float,
+    "store_namespace": str,
 }
 LIST_KEYS = {"news_post_types", "news_excluded_categories", "exclude_post_types",
              "exclude_taxonomies"}
@@ -96,7 +106,7 @@ def load_settings(overrides: Mapping[str, Any] | None = None,
         low = key.lower()
         if low in SCALAR_KEYS or low in LIST_KEYS or low in TABLE_KEYS or low in EXTRA_KEYS:
             raw[low] = value
-    return _build(raw)
+    return _build(raw, env)
 
 
 def _read_toml(path: str) -> dict[str, Any]:
@@ -115,7 +125,7 @@ def _read_toml(path: str) -> dict[str, Any]:
     return data
 
 
-def _build(raw: dict[str, Any]) -> Settings:
+def _build(raw: dict[str, Any], env: Mapping[str, str]) -> Settings:
     """Validate raw values and build Settings."""
     url = raw.get("database_url")
     if not url:
@@ -156,8 +166,67 @@ def _build(raw: dict[str, Any]) -> Settings:
         cache_ttl=_nonnegative(raw.get("cache_ttl", 300), "WPSITEMAPS_CACHE_TTL"),
         video_default_thumbnail=_absolute(raw.get("video_default_thumbnail"),
                                           "WPSITEMAPS_VIDEO_DEFAULT_THUMBNAIL"),
+        store=_store(raw.get("store"), env),
+        store_max_mb=_positive(raw.get("store_max_mb", 1024), "WPSITEMAPS_STORE_MAX_MB"),
+        store_window=_seconds(raw.get("store_window", 2.0), "WPSITEMAPS_STORE_WINDOW"),
+        store_namespace=_namespace(raw.get("store_namespace")),
         extra={k: raw[k] for k in EXTRA_KEYS if k in raw},
     )
+
+
+def default_store_dir(environ: Mapping[str, str] | None = None) -> str:
+    """Where pages are stored by default: $XDG_CACHE_HOME/wpsitemaps/pages, else
+    ~/.cache/wpsitemaps/pages (a per-user directory, never a guessable path in /tmp)."""
+    env = os.environ if environ is None else environ
+    base = env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "wpsitemaps", "pages")
+
+
+def _store(value: Any, env: Mapping[str, str]) -> str:
+    """'off', a redis:// / rediss:// / unix:// URL, or a directory (default: the user's cache)."""
+    if value is None or str(value).strip() == "":
+        return default_store_dir(env)
+    text = str(value).strip()
+    if text.lower() in ("off", "none", "0", "false", "no"):
+        return "off"
+    if "://" in text and not text.startswith(("redis://", "rediss://", "unix://", "file://")):
+        raise ConfigError(f"WPSITEMAPS_STORE: {text.split('://')[0]}:// is not supported "
+                          "(use a directory, redis://, rediss://, unix:// or off)")
+    if text.startswith("file://"):
+        text = text[len("file://"):]
+    return text if "://" in text else os.path.abspath(os.path.expanduser(text))
+
+
+def _positive(value: Any, name: str) -> int:
+    """An integer >= 1."""
+    number = _int(value, name)
+    if number < 1:
+        raise ConfigError(f"{name}: {number} must be 1 or more")
+    return number
+
+
+def _seconds(value: Any, name: str) -> float:
+    """A number of seconds >= 0 (fractions allowed)."""
+    if isinstance(value, bool):
+        raise ConfigError(f"{name}: {value!r} is not a number of seconds")
+    try:
+        number = float(str(value).strip())
+    except ValueError:
+        raise ConfigError(f"{name}: {value!r} is not a number of seconds") from None
+    if not 0 <= number < 86_400:
+        raise ConfigError(f"{name}: {number:g} must be between 0 and 86400")
+    return number
+
+
+def _namespace(value: Any) -> str | None:
+    """An explicit store namespace: letters, digits, '_', '-' and '.' (it is a key part)."""
+    if value in (None, ""):
+        return None
+    text = str(value)
+    if not NAMESPACE_RE.fullmatch(text):
+        raise ConfigError(f"WPSITEMAPS_STORE_NAMESPACE: {text!r} must match [A-Za-z0-9_.-]{{1,64}}"
+                          " and not start with '.'")
+    return text
 
 
 def _prefix(value: Any, name: str) -> str:

@@ -24,10 +24,17 @@ from wpsitemaps.entries import SitemapRef
 from wpsitemaps.entries import UrlEntry
 from wpsitemaps.paths import XSL_DIR
 from wpsitemaps.sitemaps.bounds import NotReady
+from wpsitemaps.sitemaps.fingerprint import empty_fingerprint
+from wpsitemaps.sitemaps.fingerprint import index_fingerprint
+from wpsitemaps.sitemaps.fingerprint import page_fingerprint
 from wpsitemaps.sitemaps.render import render_index
 from wpsitemaps.sitemaps.render import render_urlset
 from wpsitemaps.sitemaps.render import stylesheet_href
 from wpsitemaps.web.context import load_sitemaps
+from wpsitemaps.web.headers import set_headers
+from wpsitemaps.web.store import Fingerprint
+from wpsitemaps.web.store import Render
+from wpsitemaps.web.store import page_store
 from wpsitemaps.web.xslt import STYLESHEETS
 from wpsitemaps.web.xslt import transform
 from wpsitemaps.web.xslt import wants_html
@@ -41,7 +48,6 @@ MAX_INDEX_ENTRIES = 50_000
 # Matched with fullmatch(): '$' would also accept a trailing line feed. A page number has at
 # most 9 digits: no site has a billion pages, and int() refuses over 4,300 digits.
 SITEMAP_RE = re.compile(r"(?P<name>[a-z0-9_-]+)-sitemap(?P<page>[0-9]{0,9})\.xml")
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def sitemap_url(site: SiteContext, name: str, page: int) -> str:
@@ -66,13 +72,7 @@ def xml_response(body: bytes, lastmod: datetime | None, kind: str = "main",
 
 def cached(resp: Response, body: bytes, lastmod: datetime | None) -> BaseResponse:
     """Add the headers every sitemap and stylesheet carries; 304 on matching conditionals."""
-    resp.vary.update(("Sec-Fetch-Dest", "Sec-Fetch-Mode"))
-    resp.headers["X-Robots-Tag"] = "noindex, follow"
-    resp.headers["Cache-Control"] = "public, max-age=300"
-    # Empty documents have no date of their own; the epoch is stable, and the ETag still
-    # changes with the content.
-    resp.last_modified = (lastmod or EPOCH).replace(microsecond=0)
-    resp.set_etag(hashlib.sha256(body).hexdigest())
+    set_headers(resp, hashlib.sha256(body).hexdigest(), lastmod)
     return resp.make_conditional(request)
 
 
@@ -92,8 +92,13 @@ def sitemap_index() -> BaseResponse:
             for page, bound in enumerate(bounds, start=1):
                 refs.append(SitemapRef(sitemap_url(site, provider.name, page), bound.lastmod))
     refs = refs[:MAX_INDEX_ENTRIES]
-    body = render_index(refs, stylesheet_href(site.options.home, "main"))
-    return xml_response(body, latest(*(r.lastmod for r in refs)))
+
+    def render() -> tuple[bytes, datetime | None]:
+        return (render_index(refs, stylesheet_href(site.options.home, "main")),
+                latest(*(r.lastmod for r in refs)))
+
+    return stored_or_rendered(site, "sitemap_index.xml",
+                              lambda: index_fingerprint(site, refs), render, "main")
 
 
 @bp.get("/sitemap.xml")
@@ -124,13 +129,32 @@ def sitemap_page(filename: str) -> BaseResponse:
     except NotReady:
         return plain("Service unavailable: this sitemap is being prepared; try again shortly.",
                      503, **{"Retry-After": str(RETRY_AFTER_SECONDS)})
-    entries: Sequence[UrlEntry] = []
-    if page <= len(bounds):
-        entries = provider.entries(page, bounds[page - 1])
-    elif page > 1:
+    if page > max(len(bounds), 1):
         abort(404, "No such sitemap page.")
-    body = render_urlset(entries, stylesheet_href(site.options.home, provider.stylesheet))
-    return xml_response(body, latest(*(e.lastmod for e in entries)), provider.stylesheet)
+
+    def fingerprint() -> str | None:
+        if page > len(bounds):
+            return empty_fingerprint(site, provider.name)
+        return page_fingerprint(provider, page, bounds[page - 1])
+
+    def render() -> tuple[bytes, datetime | None]:
+        entries: Sequence[UrlEntry] = []
+        if page <= len(bounds):
+            entries = provider.entries(page, bounds[page - 1])
+        body = render_urlset(entries, stylesheet_href(site.options.home, provider.stylesheet))
+        return body, latest(*(e.lastmod for e in entries))
+
+    return stored_or_rendered(site, filename, fingerprint, render, provider.stylesheet)
+
+
+def stored_or_rendered(site: SiteContext, document: str, fingerprint: Fingerprint,
+                       render: Render, kind: str) -> BaseResponse:
+    """The document from the page store when one is configured, else rendered."""
+    pages = page_store()
+    if pages is not None:
+        return pages.respond(site, document, fingerprint, render, kind)
+    body, lastmod = render()
+    return xml_response(body, lastmod, kind)
 
 
 @bp.get("/<any(main, video, news):kind>-sitemap.xsl")

@@ -117,6 +117,12 @@ class NewsProvider(Provider):
         ids, slugs = excluded_category_keys(site.settings.news_excluded_categories)
         return and_(or_(*listed), window, ~qn.news_excluded(t), ~qn.in_categories(t, ids, slugs))
 
+    @cached_property
+    def bounds(self) -> list[PageBound]:
+        """Computed per request, never from the shared cache: an article must show within a
+        minute (issue #13), and the keys are bounded by the 48-hour window."""
+        return self.compute_bounds()
+
     def per_page(self) -> int:
         """Entries per news page: the configured page size, never above Google's 1,000."""
         return min(NEWS_MAX_PER_PAGE, self.site.settings.entries_per_page)

@@ -1,0 +1,176 @@
+"""Freshness of stored pages (issue #13), with the store's clock injected.
+
+A change shows on every affected page within `store_window` plus one revalidation: the
+stored page may be served unchanged inside the window, and the first request after it
+revalidates and renders again. News shows a new article within 60 s.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from tests.support.builder import Site
+from tests.support.data import small_site
+from tests.support.sitemaps import assert_valid
+from tests.support.storeclock import Clock
+from tests.support.storeclock import with_clock
+from tests.support.storeclock import write
+
+WINDOW = 5
+NOW = "2026-11-29 12:00:00"
+
+
+def locs(app: Flask, path: str) -> list[str]:
+    """The <loc> values of a sitemap document, after checking it validates."""
+    resp = app.test_client().get(path)
+    assert resp.status_code == 200
+    assert_valid(resp.data)
+
+    return re.findall(r"<(?:image:)?loc>([^<]*)</(?:image:)?loc>", resp.get_data(as_text=True))
+
+
+@pytest.fixture
+def stored(make_app: Callable[..., Flask], tmp_path: Path) -> tuple[Flask, Clock]:
+    """The small site with a page store and a hand-moved clock; post-sitemap.xml stored."""
+    app = make_app(small_site(), STORE=str(tmp_path / "pages"), STORE_WINDOW=WINDOW)
+    clock = with_clock(app)
+    locs(app, "/post-sitemap.xml")
+    return app, clock
+
+
+def insert_post(app: Flask, pid: int, name: str, status: str = "publish",
+                date: str = NOW) -> None:
+    """A post row as wp_insert_post() writes it."""
+    write(app, "INSERT INTO wp_posts (ID, post_author, post_date, post_date_gmt, post_content,"
+          " post_title, post_excerpt, post_status, post_password, post_name, to_ping, pinged,"
+          " post_modified, post_modified_gmt, post_content_filtered, post_parent, guid,"
+          " menu_order, post_type, post_mime_type, comment_count) VALUES (?, 1, ?, ?, '',"
+          " ?, '', ?, '', ?, '', '', ?, ?, '', 0, '', 0, 'post', '', 0)",
+          pid, date, date, name, status, name, date, date)
+
+
+def test_update_is_served_stale_only_inside_the_window(stored: tuple[Flask, Clock]) -> None:
+    """A renamed post keeps its old URL inside the window and shows after it."""
+    app, clock = stored
+    write(app, "UPDATE wp_posts SET post_name = 'renamed', post_modified_gmt = ? WHERE ID = 2",
+          NOW)
+    assert "http://example.test/renamed/" not in locs(app, "/post-sitemap.xml")
+    clock.advance(WINDOW)
+    assert "http://example.test/renamed/" in locs(app, "/post-sitemap.xml")
+
+
+def test_publishing_shows_after_one_revalidation(stored: tuple[Flask, Clock]) -> None:
+    """A newly published post is listed after the window."""
+    app, clock = stored
+    insert_post(app, 50, "brand-new")
+    clock.advance(WINDOW)
+    assert "http://example.test/brand-new/" in locs(app, "/post-sitemap.xml")
+
+
+def test_scheduled_post_published_by_cron_shows(stored: tuple[Flask, Clock]) -> None:
+    """wp_publish_post() changes only post_status; the fingerprint still sees it."""
+    app, clock = stored
+    insert_post(app, 51, "was-future", status="future")
+    clock.advance(WINDOW)
+    assert "http://example.test/was-future/" not in locs(app, "/post-sitemap.xml")
+    write(app, "UPDATE wp_posts SET post_status = 'publish' WHERE ID = 51")
+    clock.advance(WINDOW)
+    assert "http://example.test/was-future/" in locs(app, "/post-sitemap.xml")
+
+
+def test_trashing_removes_the_post(stored: tuple[Flask, Clock]) -> None:
+    """A trashed post leaves the page after the window."""
+    app, clock = stored
+    write(app, "UPDATE wp_posts SET post_status = 'trash' WHERE post_name = 'second-post'")
+    clock.advance(WINDOW)
+    assert "http://example.test/second-post/" not in locs(app, "/post-sitemap.xml")
+
+
+def test_noindex_meta_alone_removes_the_post(stored: tuple[Flask, Clock]) -> None:
+    """Yoast's noindex meta written without touching the post still takes it out."""
+    app, clock = stored
+    write(app, "INSERT INTO wp_postmeta (post_id, meta_key, meta_value)"
+          " VALUES (1, '_yoast_wpseo_meta-robots-noindex', '1')")
+    clock.advance(WINDOW)
+    assert "http://example.test/first-post/" not in locs(app, "/post-sitemap.xml")
+
+
+def test_permalink_structure_change_shows_everywhere(stored: tuple[Flask, Clock]) -> None:
+    """A new permalink structure changes every stored post page after the window."""
+    app, clock = stored
+    write(app, "UPDATE wp_options SET option_value = '/archives/%post_id%'"
+          " WHERE option_name = 'permalink_structure'")
+    clock.advance(WINDOW)
+    assert "http://example.test/archives/1" in locs(app, "/post-sitemap.xml")
+
+
+def test_category_slug_change_shows_in_category_urls(make_app: Callable[..., Flask],
+                                                     tmp_path: Path) -> None:
+    """Renaming a category slug changes the %category% URLs of stored post pages."""
+    site = small_site()
+    site.permalink_structure = "/%category%/%postname%/"
+    site.options["permalink_structure"] = site.permalink_structure
+    app = make_app(site, STORE=str(tmp_path / "pages"), STORE_WINDOW=WINDOW)
+    clock = with_clock(app)
+    assert "http://example.test/news/first-post/" in locs(app, "/post-sitemap.xml")
+    write(app, "UPDATE wp_terms SET slug = 'headlines' WHERE slug = 'news'")
+    clock.advance(WINDOW)
+    assert "http://example.test/headlines/first-post/" in locs(app, "/post-sitemap.xml")
+
+
+def test_page_is_rendered_again_after_cache_ttl(stored: tuple[Flask, Clock]) -> None:
+    """Content written by code without touching post_modified shows cache_ttl after render."""
+    app, clock = stored
+    image = "http://example.test/wp-content/uploads/quiet.jpg"
+    write(app, f"UPDATE wp_posts SET post_content = '<img src=\"{image}\">' WHERE ID = 3")
+    clock.advance(WINDOW)
+    assert image not in locs(app, "/post-sitemap.xml")
+    clock.advance(300)
+    assert image in locs(app, "/post-sitemap.xml")
+
+
+def news_site() -> Site:
+    """The small site with its clock option, so the 48-hour window is fixed."""
+    return small_site()
+
+
+def test_news_article_shows_within_a_minute(make_app: Callable[..., Flask],
+                                            tmp_path: Path) -> None:
+    """A news article published after the news sitemap was stored is listed within 60 s."""
+    app = make_app(news_site(), STORE=str(tmp_path / "pages"))
+    clock = with_clock(app)
+    before = locs(app, "/news-sitemap.xml")
+    insert_post(app, 60, "breaking")
+    clock.advance(60)
+    after = locs(app, "/news-sitemap.xml")
+    assert "http://example.test/breaking/" not in before
+    assert "http://example.test/breaking/" in after
+
+
+def test_index_follows_the_bounds_cache(make_app: Callable[..., Flask], tmp_path: Path) -> None:
+    """The stored index shows a new post's page date once the page bounds are refreshed
+    (at most cache_ttl after they were computed), never a stale stored copy after that."""
+    from wpsitemaps.web.context import BOUNDS_CACHE
+
+    app = make_app(small_site(), STORE=str(tmp_path / "pages"))
+    with_clock(app)
+    bounds_clock = Clock()
+    app.extensions[BOUNDS_CACHE].clock = bounds_clock
+    client = app.test_client()
+    assert "2026-11-29T12:00:00" not in client.get("/sitemap_index.xml").get_data(as_text=True)
+    insert_post(app, 70, "index-news")
+    bounds_clock.advance(300)
+    client.get("/sitemap_index.xml")  # stale bounds: starts the background refresh
+    for _ in range(100):
+        if "2026-11-29T12:00:00" in client.get("/sitemap_index.xml").get_data(as_text=True):
+            break
+        time.sleep(0.05)
+    body = client.get("/sitemap_index.xml")
+    assert_valid(body.data)
+    assert "2026-11-29T12:00:00" in body.get_data(as_text=True)

@@ -1,0 +1,169 @@
+"""Pages served through the page store (issue #13): same bytes, 304s, variants, start-up."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from tests.conftest import PEER_CONFIG
+from tests.support.sitemaps import assert_valid
+from tests.support.storeclock import store_of
+from tests.support.storeclock import with_clock
+from wpsitemaps import create_app
+from wpsitemaps.config import ConfigError
+from wpsitemaps.web import routes
+
+PATHS = ["/sitemap_index.xml", "/post-sitemap.xml", "/page-sitemap.xml", "/event-sitemap.xml",
+         "/category-sitemap.xml", "/post_tag-sitemap.xml", "/genre-sitemap.xml",
+         "/author-sitemap.xml", "/video-sitemap.xml", "/news-sitemap.xml"]
+BROWSER = {"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate"}
+
+
+def peer(url: str, store: str, **config: Any) -> Flask:
+    """peer-small served with the given store."""
+    return create_app({"TESTING": True, "DATABASE_URL": url, **PEER_CONFIG, "STORE": store,
+                       **config})
+
+
+@pytest.fixture
+def stored_app(peer_sqlite_url: str, tmp_path: Path) -> Flask:
+    """peer-small with a page store in tmp_path."""
+    return peer(peer_sqlite_url, str(tmp_path / "pages"))
+
+
+@pytest.fixture
+def fresh_app(peer_sqlite_url: str) -> Flask:
+    """peer-small without a store: every answer is a fresh render."""
+    return peer(peer_sqlite_url, "off")
+
+
+@pytest.mark.parametrize("headers", [{}, {"Accept-Encoding": "gzip"}, BROWSER],
+                         ids=["xml", "gzip", "html"])
+def test_stored_bytes_equal_a_fresh_render(stored_app: Flask, fresh_app: Flask,
+                                           headers: dict[str, str]) -> None:
+    """Every document served from the store is byte for byte what a fresh render serves."""
+    stored, fresh = stored_app.test_client(), fresh_app.test_client()
+    for path in PATHS:
+        first = stored.get(path, headers=headers)
+        again = stored.get(path, headers=headers)
+        expected = fresh.get(path, headers=headers)
+        assert again.data == first.data == expected.data, path
+        assert again.headers["ETag"] == expected.headers["ETag"], path
+        assert again.headers.get("Content-Encoding") == expected.headers.get("Content-Encoding")
+
+
+def test_gzip_twin_equals_fresh(stored_app: Flask, fresh_app: Flask) -> None:
+    """The .xml.gz file served with a stored twin is the fresh one."""
+    stored_app.test_client().get("/post-sitemap.xml", headers={"Accept-Encoding": "gzip"})
+    served = stored_app.test_client().get("/post-sitemap.xml.gz")
+    assert served.data == fresh_app.test_client().get("/post-sitemap.xml.gz").data
+    assert_valid(gzip.decompress(served.data))
+
+
+def test_stored_page_is_not_rendered_again(stored_app: Flask,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unchanged page is served from the store: the renderer is not called."""
+    client = stored_app.test_client()
+    first = client.get("/post-sitemap.xml")
+    monkeypatch.setattr(routes, "render_urlset", _refuse)
+    assert client.get("/post-sitemap.xml").data == first.data
+
+
+def test_304_needs_no_render(stored_app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """If-None-Match is answered 304 from the fingerprint and the stored tag alone."""
+    client = stored_app.test_client()
+    etag = client.get("/post-sitemap.xml").headers["ETag"]
+    monkeypatch.setattr(routes, "render_urlset", _refuse)
+    monkeypatch.setattr(store_of(stored_app).backend, "get", _refuse)
+    resp = client.get("/post-sitemap.xml", headers={"If-None-Match": etag})
+    assert resp.status_code == 304
+    assert resp.headers["ETag"] == etag
+
+
+def test_variant_etags_are_distinct(stored_app: Flask) -> None:
+    """XML, gzip-encoded XML, the .xml.gz file and the HTML rendering have four tags."""
+    client = stored_app.test_client()
+    tags = {client.get("/post-sitemap.xml").headers["ETag"],
+            client.get("/post-sitemap.xml", headers={"Accept-Encoding": "gzip"}).headers["ETag"],
+            client.get("/post-sitemap.xml.gz").headers["ETag"],
+            client.get("/post-sitemap.xml", headers=BROWSER).headers["ETag"]}
+    assert len(tags) == 4
+
+
+def test_gzip_tag_answers_304_from_the_store(stored_app: Flask) -> None:
+    """A client holding the gzip-encoded variant revalidates it with its own tag."""
+    client = stored_app.test_client()
+    gz = {"Accept-Encoding": "gzip"}
+    etag = client.get("/post-sitemap.xml", headers=gz).headers["ETag"]
+    resp = client.get("/post-sitemap.xml", headers={**gz, "If-None-Match": etag})
+    assert resp.status_code == 304
+
+
+def test_window_serves_without_asking(peer_sqlite_url: str, tmp_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inside store_window the stored page is served without computing its fingerprint."""
+    from wpsitemaps.web import store
+
+    app = peer(peer_sqlite_url, str(tmp_path / "pages"), STORE_WINDOW=5)
+    clock = with_clock(app)
+    client = app.test_client()
+    client.get("/post-sitemap.xml")
+    calls: list[int] = []
+    real = store.PageStore.valid
+
+    def counting(self: store.PageStore, key: str, fingerprint: Any) -> Any:
+        return real(self, key, lambda: calls.append(1) or fingerprint())
+
+    monkeypatch.setattr(store.PageStore, "valid", counting)
+    client.get("/post-sitemap.xml")
+    assert calls == []
+    clock.advance(5)
+    client.get("/post-sitemap.xml")
+    assert calls == [1]
+
+
+def test_unusable_directory_fails_at_start_up(peer_sqlite_url: str, tmp_path: Path) -> None:
+    """A store directory that cannot be created stops start-up with one line."""
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    with pytest.raises(ConfigError, match=r"^WPSITEMAPS_STORE: .*not usable"):
+        peer(peer_sqlite_url, str(blocker / "pages"))
+
+
+def test_store_off_needs_no_directory(peer_sqlite_url: str) -> None:
+    """STORE=off serves pages without any store."""
+    app = peer(peer_sqlite_url, "off")
+    assert app.test_client().get("/post-sitemap.xml").status_code == 200
+    assert "wpsitemaps.page_store" not in app.extensions
+
+
+def test_key_format(stored_app: Flask, tmp_path: Path) -> None:
+    """Documents are stored as {namespace}/{site.key}/{document} (HELPERS.md)."""
+    stored_app.test_client().get("/post-sitemap.xml")
+    space = store_of(stored_app).namespace
+    assert (tmp_path / "pages" / space / "blog1" / "post-sitemap.xml").is_file()
+
+
+def _refuse(*_args: Any, **_kwargs: Any) -> Any:
+    raise AssertionError("must not be called")
+
+
+def test_serve_checks_the_store_first(tmp_path: Path, peer_sqlite_url: str,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """`wpsitemaps serve` with an unusable store exits 2 with one line, before gunicorn."""
+    from click.testing import CliRunner
+
+    from wpsitemaps import cli
+
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    monkeypatch.setattr(cli, "run_gunicorn", _refuse)
+    result = CliRunner().invoke(cli.main, ["serve"], env={
+        "WPSITEMAPS_DATABASE_URL": peer_sqlite_url, "WPSITEMAPS_STORE": str(blocker / "x")})
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("wpsitemaps: WPSITEMAPS_STORE: ")

@@ -1,0 +1,143 @@
+"""The Redis page store against the real Redis server on 127.0.0.1:6379 (issue #13).
+
+The server is shared with other test runs: every key here lives under a namespace of this
+process, and only those keys are deleted. Outages go through a TCP proxy (as MariaDB's in
+test_outage.py): the real server is never stopped.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+from collections.abc import Iterator
+from itertools import count
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+
+from tests.conftest import IN_CI
+from tests.conftest import PEER_CONFIG
+from tests.support.sitemaps import assert_valid
+from tests.support.storeclock import store_of
+from tests.support.tcpproxy import TcpProxy
+from wpsitemaps import create_app
+from wpsitemaps.config import ConfigError
+from wpsitemaps.store.base import Record
+from wpsitemaps.store.redis import RedisStore
+
+REDIS_PORT = 6379
+_names = count()
+
+
+def redis_reachable() -> bool:
+    """Whether something answers on the Redis port."""
+    try:
+        with socket.create_connection(("127.0.0.1", REDIS_PORT), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def space() -> Iterator[str]:
+    """A namespace of this test; its keys are deleted afterwards."""
+    if not redis_reachable():
+        if IN_CI:
+            pytest.fail("Redis on 127.0.0.1:6379 is required in CI but unreachable")
+        pytest.skip("Redis on 127.0.0.1:6379 is not reachable")
+    name = f"wpsitemaps-test-{os.getpid()}-{next(_names)}"
+    yield name
+    client = redis.Redis(port=REDIS_PORT)
+    for key in client.scan_iter(match=f"{name}/*"):
+        client.delete(key)
+
+
+def redis_app(url: str, database: str, space: str, **config: Any) -> Flask:
+    """peer-small with its pages in Redis under `space`."""
+    return create_app({"TESTING": True, "DATABASE_URL": database, **PEER_CONFIG,
+                       "STORE": url, "STORE_NAMESPACE": space, **config})
+
+
+def test_round_trip(space: str) -> None:
+    """A record put is read back whole, its head alone, and touched."""
+    store = RedisStore(f"redis://127.0.0.1:{REDIS_PORT}/0", ttl=60)
+    key = f"{space}/blog1/post-sitemap.xml"
+    store.put(key, Record("fp", "tag", 10.0, None), b"<urlset/>")
+    head = store.head(key)
+    assert head is not None and head.body is None and head.fingerprint == "fp"
+    store.touch(key, 20.0)
+    full = store.get(key)
+    assert full is not None and full.body == b"<urlset/>" and full.checked_at == 20.0
+
+
+def test_touch_never_creates_a_record(space: str) -> None:
+    """Touching a missing key leaves it missing (no record without a body)."""
+    store = RedisStore(f"redis://127.0.0.1:{REDIS_PORT}/0", ttl=60)
+    store.touch(f"{space}/blog1/none.xml", 1.0)
+    assert redis.Redis(port=REDIS_PORT).exists(f"{space}/blog1/none.xml") == 0
+
+
+def test_pages_are_stored_in_redis(space: str, peer_sqlite_url: str) -> None:
+    """A served page is stored under {namespace}/{site.key}/{document}."""
+    app = redis_app(f"redis://127.0.0.1:{REDIS_PORT}/0", peer_sqlite_url, space)
+    resp = app.test_client().get("/post-sitemap.xml")
+    assert resp.status_code == 200
+    assert redis.Redis(port=REDIS_PORT).hget(f"{space}/blog1/post-sitemap.xml", "body") == \
+        resp.data
+
+
+def test_two_apps_share_one_store(space: str, peer_sqlite_url: str,
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page rendered by one host is served by another without rendering."""
+    from wpsitemaps.web import routes
+
+    url = f"redis://127.0.0.1:{REDIS_PORT}/0"
+    first = redis_app(url, peer_sqlite_url, space).test_client().get("/post-sitemap.xml")
+    second_app = redis_app(url, peer_sqlite_url, space)
+    monkeypatch.setattr(routes, "render_urlset", _refuse)
+    assert second_app.test_client().get("/post-sitemap.xml").data == first.data
+
+
+def test_redis_down_mid_run_still_serves_valid_pages(space: str, peer_sqlite_url: str,
+                                                     caplog: pytest.LogCaptureFixture) -> None:
+    """With Redis cut off after start-up every page is still complete and valid; logged."""
+    with TcpProxy("127.0.0.1", REDIS_PORT) as proxy:
+        app = redis_app(f"redis://127.0.0.1:{proxy.port}/0", peer_sqlite_url, space)
+        client = app.test_client()
+        before = client.get("/post-sitemap.xml").data
+        proxy.down()
+        with caplog.at_level(logging.WARNING, logger="wpsitemaps.web.store"):
+            for path in ("/post-sitemap.xml", "/sitemap_index.xml", "/news-sitemap.xml"):
+                resp = client.get(path)
+                assert resp.status_code == 200
+                assert_valid(resp.data)
+        assert client.get("/post-sitemap.xml").data == before
+        assert any("page store" in r.getMessage() for r in caplog.records)
+
+
+def test_store_comes_back_after_an_outage(space: str, peer_sqlite_url: str) -> None:
+    """Once Redis answers again (after the back-off) pages are stored again."""
+    with TcpProxy("127.0.0.1", REDIS_PORT) as proxy:
+        app = redis_app(f"redis://127.0.0.1:{proxy.port}/0", peer_sqlite_url, space)
+        client = app.test_client()
+        proxy.down()
+        assert client.get("/page-sitemap.xml").status_code == 200
+        proxy.up()
+        store_of(app)._down_until = 0.0  # the back-off is over
+        client.get("/page-sitemap.xml")
+        assert redis.Redis(port=REDIS_PORT).exists(f"{space}/blog1/page-sitemap.xml") == 1
+
+
+def test_unreachable_redis_fails_at_start_up(space: str, peer_sqlite_url: str) -> None:
+    """Start-up with Redis unreachable stops with one line naming the setting."""
+    with TcpProxy("127.0.0.1", REDIS_PORT) as proxy:
+        proxy.down()
+        with pytest.raises(ConfigError, match=r"^WPSITEMAPS_STORE: redis 127\.0\.0\.1:"):
+            redis_app(f"redis://127.0.0.1:{proxy.port}/0", peer_sqlite_url, space)
+
+
+def _refuse(*_args: Any, **_kwargs: Any) -> Any:
+    raise AssertionError("must not be called")

@@ -1,0 +1,175 @@
+"""Page fingerprints (issue #13): a digest of everything a page's bytes are built from.
+
+A stored page is served again while its fingerprint is unchanged, so a fingerprint must
+change whenever a fresh render would differ, and must cost what one page costs, not what
+the site costs. Each provider kind has its own (singledispatch, so providers stay as they
+are); a provider without one gives None and its pages are always rendered.
+
+Every fingerprint starts with the site's part: this code's render version (package version
+and templates), the settings, every wp_options value read (a permalink structure or Yoast
+switch change gives every page a new fingerprint), and the site key. Then:
+
+* post types: the page's rows (ID, type, slug, dates, parent, author) as the page query
+  selects them (status, password, noindex and canonical rules included), the URLs those
+  rows get (ancestors, %category%, %author% resolved live), their thumbnail and primary
+  category meta, their attachments, and page 1's first links;
+* video: the same over the page's candidate rows, plus Yoast Video meta, tags and authors;
+* news: the same over every row of the 48-hour window (small by nature);
+* taxonomies and authors: the page's entries themselves, sliced from the list the shared
+  cache holds (no query: that list is what the page is rendered from);
+* the index: the references it lists (page bounds from the shared cache).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Sequence
+from functools import lru_cache
+from functools import singledispatch
+from importlib import metadata
+from typing import Any
+
+from sqlalchemy import Connection
+from sqlalchemy import Row
+
+from wpsitemaps.entries import PageBound
+from wpsitemaps.entries import SitemapRef
+from wpsitemaps.paths import TEMPLATES_DIR
+from wpsitemaps.sitemaps.links import ancestor_uris
+from wpsitemaps.sitemaps.links import post_links
+from wpsitemaps.sitemaps.providers.authors import AuthorProvider
+from wpsitemaps.sitemaps.providers.base import Provider
+from wpsitemaps.sitemaps.providers.news import NewsProvider
+from wpsitemaps.sitemaps.providers.posts import META_KEYS
+from wpsitemaps.sitemaps.providers.posts import PostTypeProvider
+from wpsitemaps.sitemaps.providers.taxonomies import TaxonomyProvider
+from wpsitemaps.sitemaps.providers.video import VideoProvider
+from wpsitemaps.sitemaps.videos import POST_KEYS as VIDEO_META_KEYS
+from wpsitemaps.wordpress.queries import fingerprint as qf
+from wpsitemaps.wordpress.queries import video as qv
+from wpsitemaps.wordpress.site import SiteContext
+
+
+def digest(*parts: Any) -> str:
+    """A stable hex digest of plain values (repr of tuples, dates, strings and numbers)."""
+    return hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()[:40]
+
+
+@lru_cache(maxsize=1)
+def render_version() -> str:
+    """This code's version and templates: a deploy that changes output changes every page."""
+    try:
+        version = metadata.version("wpsitemaps")
+    except metadata.PackageNotFoundError:
+        version = "unknown"
+    files = sorted(TEMPLATES_DIR.glob("*"))
+    return digest(version, [(f.name, f.read_bytes()) for f in files if f.is_file()])
+
+
+def site_part(site: SiteContext) -> str:
+    """The part every fingerprint of a site shares: code, settings, options, site key."""
+    options = tuple(sorted(site.options.raw.items()))
+    return digest(render_version(), repr(site.settings), options, site.key, site.options.home)
+
+
+def empty_fingerprint(site: SiteContext, name: str) -> str:
+    """An empty page 1 (no entries, or blog_public = 0)."""
+    return digest(site_part(site), name, "empty", site.options.blog_public)
+
+
+def index_fingerprint(site: SiteContext, refs: Sequence[SitemapRef]) -> str:
+    """The index: exactly the references it lists (built from the cached page bounds).
+
+    Taken from the list the render uses, not from the providers again: a background
+    refresh that lands between the two must not pair new bounds with an old list.
+    """
+    return digest(site_part(site), "index", tuple(refs))
+
+
+@singledispatch
+def page_fingerprint(provider: Provider, page: int, bound: PageBound) -> str | None:
+    """The fingerprint of one page of a provider; None: this kind cannot be revalidated."""
+    return None
+
+
+@page_fingerprint.register
+def _post_type(provider: PostTypeProvider, page: int, bound: PageBound) -> str | None:
+    conn, site = provider.conn, provider.site
+    rows = qf.page_keys(conn, site.tables, provider.keyset_condition, bound.first_key,
+                        site.settings.entries_per_page)
+    parts: list[Any] = [_rows(rows), _post_deps(conn, site, rows, META_KEYS)]
+    if page == 1:
+        parts.append(provider.first_links)
+    return digest(site_part(site), provider.name, page, bound.first_key, parts)
+
+
+@page_fingerprint.register
+def _video(provider: VideoProvider, page: int, bound: PageBound) -> str | None:
+    conn, site = provider.conn, provider.site
+    rows = qf.page_keys(conn, site.tables, provider.condition, bound.first_key,
+                        site.settings.entries_per_page)
+    ids = [int(r.ID) for r in rows]
+    parts = [_rows(rows), _post_deps(conn, site, rows, VIDEO_META_KEYS),
+             sorted(qv.tag_names(conn, site.tables, ids).items()),
+             sorted(qv.authors(conn, site.tables, {int(r.post_author or 0) for r in rows})
+                    .items())]
+    return digest(site_part(site), provider.name, page, bound.first_key, parts)
+
+
+@page_fingerprint.register
+def _news(provider: NewsProvider, page: int, bound: PageBound) -> str | None:
+    conn, site = provider.conn, provider.site
+    rows = qf.newest_keys(conn, site.tables, provider.condition)
+    parts = [_rows(rows), _post_deps(conn, site, rows, META_KEYS)]
+    return digest(site_part(site), provider.name, page, bound.first_key, parts)
+
+
+@page_fingerprint.register(TaxonomyProvider)
+@page_fingerprint.register(AuthorProvider)
+def _listed(provider: Provider, page: int, bound: PageBound) -> str | None:
+    # The page is a slice of the list the shared cache holds: its entries are the input.
+    return digest(site_part(provider.site), provider.name, page,
+                  provider.entries(page, bound))
+
+
+def _rows(rows: Sequence[Row[Any]]) -> list[tuple[Any, ...]]:
+    return [tuple(r) for r in rows]
+
+
+def _post_deps(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]],
+               meta_keys: Sequence[str]) -> list[Any]:
+    """What the rows' entries read besides the rows: meta, attachments, URL lookups."""
+    if not rows:
+        return []
+    t = site.tables
+    ids = [int(r.ID) for r in rows]
+    lo, hi = min(ids), max(ids)
+    meta_rows = qf.meta_range(conn, t, lo, hi, meta_keys)
+    return [meta_rows, qf.attachment_marks(conn, t, lo, hi),
+            _link_lookups(conn, site, rows, meta_rows)]
+
+
+def _link_lookups(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]],
+                  meta_rows: list[tuple[Any, ...]]) -> list[Any]:
+    """The URL parts that live outside the rows: ancestors' slugs (hierarchical types),
+    %category% and %author% (resolved by post_links()). A plain /%postname%/ URL of a flat
+    type is a function of the row and the options, both in the fingerprint already."""
+    structure = site.options.permalink_structure
+    needs_terms = "%category%" in structure or "%author%" in structure
+    meta: dict[int, dict[str, str]] = defaultdict(dict)
+    for post_id, key, value in meta_rows:
+        meta[int(post_id)].setdefault(str(key), "" if value is None else str(value))
+    by_type: dict[str, list[Row[Any]]] = defaultdict(list)
+    for r in rows:
+        by_type[str(r.post_type)].append(r)
+    out: list[Any] = []
+    for type_name, type_rows in sorted(by_type.items()):
+        ctype = site.types.post_type(type_name)
+        if ctype is None:
+            continue
+        if type_name == "post" and needs_terms:
+            out.append(sorted(post_links(conn, site, ctype, type_rows, meta).items()))
+        elif ctype.hierarchical:
+            out.append(sorted(ancestor_uris(conn, site, type_rows).items()))
+    return out

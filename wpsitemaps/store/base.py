@@ -1,0 +1,125 @@
+"""What a stored document is, the back-end contract, the namespace and opening a store."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+from typing import Protocol
+
+from sqlalchemy.engine import make_url
+
+from wpsitemaps.config import ConfigError
+from wpsitemaps.config import Settings
+
+MAGIC = b"WPSM1 "
+
+
+class StoreError(Exception):
+    """The store cannot be read or written right now (the page is rendered without it)."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """One stored document: its bytes and what they were built from.
+
+    `fingerprint` is the page fingerprint the bytes were rendered for; `etag` the entity tag
+    served with them; `rendered_at` and `checked_at` are store-clock seconds (render, and the
+    last time a revalidation found the fingerprint unchanged). `body` is None when only the
+    head was read (enough to answer a conditional request).
+    """
+
+    fingerprint: str
+    etag: str
+    rendered_at: float
+    lastmod: str | None
+    body: bytes | None = None
+    checked_at: float = 0.0
+
+    def head_bytes(self, body: bytes) -> bytes:
+        """The header line written before the body (JSON; length and digest of the body)."""
+        meta = {"fp": self.fingerprint, "etag": self.etag, "rendered": self.rendered_at,
+                "lastmod": self.lastmod, "len": len(body),
+                "sha": hashlib.sha256(body).hexdigest()}
+        return MAGIC + json.dumps(meta, separators=(",", ":")).encode() + b"\n"
+
+
+def parse_head(line: bytes) -> dict[str, Any] | None:
+    """The header dict of a stored document, or None when the line is not one of ours."""
+    if not line.startswith(MAGIC) or not line.endswith(b"\n"):
+        return None
+    try:
+        meta = json.loads(line[len(MAGIC):])
+    except ValueError:
+        return None
+    keys = ("fp", "etag", "rendered", "lastmod", "len", "sha")
+    return meta if isinstance(meta, dict) and all(k in meta for k in keys) else None
+
+
+def record_from(meta: dict[str, Any], body: bytes | None, checked_at: float) -> Record:
+    """A Record from a parsed header (and the body, once verified)."""
+    return Record(str(meta["fp"]), str(meta["etag"]), float(meta["rendered"]),
+                  meta["lastmod"], body, checked_at)
+
+
+def body_ok(meta: dict[str, Any], body: bytes) -> bool:
+    """Whether body is exactly the one the header describes (never serve a torn write)."""
+    return bool(len(body) == meta["len"] and hashlib.sha256(body).hexdigest() == meta["sha"])
+
+
+class Store(Protocol):
+    """A back end: keys are '{namespace}/{site.key}/{document}'."""
+
+    def head(self, key: str) -> Record | None:
+        """The record without its body, or None."""
+
+    def get(self, key: str) -> Record | None:
+        """The record with its verified body, or None (missing or damaged)."""
+
+    def put(self, key: str, record: Record, body: bytes) -> None:
+        """Store body under key, replacing any previous record atomically."""
+
+    def touch(self, key: str, when: float) -> None:
+        """Mark the record as revalidated at `when`."""
+
+    def check(self) -> None:
+        """Write, read and delete a probe; raise StoreError naming the problem."""
+
+    def describe(self) -> str:
+        """Where the store is (for logs and errors; never a password)."""
+
+
+def namespace(settings: Settings) -> str:
+    """The configured namespace, else a short hash of the database URL without its password
+    plus the table base prefix: two apps reading the same tables share stored pages."""
+    if settings.store_namespace:
+        return settings.store_namespace
+    url = make_url(settings.database_url)
+    bare = url._replace(password=None) if url.password is not None else url
+    base = settings.base_prefix or settings.table_prefix
+    raw = f"{bare.render_as_string(hide_password=False)}|{base}"
+    return "db" + hashlib.sha256(raw.encode()).hexdigest()[:12]
+
+
+def open_store(settings: Settings, check: bool = True) -> Store | None:
+    """The configured store (None when 'off'), checked at start-up: ConfigError when unusable."""
+    where = settings.store
+    if where == "off":
+        return None
+    store: Store
+    if where.startswith(("redis://", "rediss://", "unix://")):
+        from wpsitemaps.store.redis import RedisStore
+
+        store = RedisStore(where, ttl=max(settings.cache_ttl, 1) * 2)
+    else:
+        from wpsitemaps.store.disk import DiskStore
+
+        store = DiskStore(where, max_bytes=settings.store_max_mb * 1024 * 1024)
+    if check:
+        try:
+            store.check()
+        except StoreError as exc:
+            raise ConfigError(f"WPSITEMAPS_STORE: {exc} (set WPSITEMAPS_STORE=off to run "
+                              "without the page store)") from None
+    return store

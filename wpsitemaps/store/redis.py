@@ -1,0 +1,103 @@
+"""The shared back end: one Redis hash per document, so several app hosts share one store.
+
+redis-py is the client (well kept, the reference client). cachelib's RedisCache was
+evaluated for issue #13 and not used: it pickles values (a process that can write to the
+shared Redis could then run code on every app host), and stores one opaque value per key,
+so a conditional request would have to load the whole page to learn its ETag. Here a hash
+holds `head` (the JSON header line: fingerprint, ETag, dates, length, SHA-256), `body` and
+`checked` (time of the last revalidation); HMGET reads the head alone.
+
+Writes are one MULTI/EXEC (HSET of every field plus EXPIRE), so readers see a whole record
+or none. The size is bounded by the expiry (twice `cache_ttl`: a record older than
+`cache_ttl` is never served anyway) and by the server's own `maxmemory` policy. Timeouts are
+short: when Redis is slow or down, pages are rendered without the store (web.store).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import redis
+from redis.exceptions import RedisError
+
+from wpsitemaps.store.base import Record
+from wpsitemaps.store.base import StoreError
+from wpsitemaps.store.base import body_ok
+from wpsitemaps.store.base import parse_head
+from wpsitemaps.store.base import record_from
+
+TIMEOUT = 0.5  # seconds: a page rendered without the store beats a page waiting for Redis
+# HSET 'checked' only on an existing record (a touch must not create a record without body).
+TOUCH = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return redis.call('HSET', KEYS[1], 'checked', ARGV[1])
+end
+return 0
+"""
+
+
+class RedisStore:
+    """Documents as Redis hashes under their key."""
+
+    def __init__(self, url: str, ttl: int) -> None:
+        self.url = url
+        self.ttl = ttl
+        self.client: Any = redis.Redis.from_url(url, socket_timeout=TIMEOUT,
+                                                socket_connect_timeout=TIMEOUT)
+        self._touch = self.client.register_script(TOUCH)
+
+    def describe(self) -> str:
+        """The server, without a password."""
+        kwargs = self.client.connection_pool.connection_kwargs
+        where = kwargs.get("path") or f"{kwargs.get('host')}:{kwargs.get('port')}"
+        return f"redis {where} db {kwargs.get('db', 0)}"
+
+    def head(self, key: str) -> Record | None:
+        """HMGET of the header and the revalidation time."""
+        head, checked = self._call(self.client.hmget, key, "head", "checked")
+        meta = parse_head(head) if head else None
+        return record_from(meta, None, float(checked or 0)) if meta else None
+
+    def get(self, key: str) -> Record | None:
+        """The whole record, verified against its header."""
+        head, body, checked = self._call(self.client.hmget, key, "head", "body", "checked")
+        meta = parse_head(head) if head else None
+        if meta is None or body is None or not body_ok(meta, body):
+            return None
+        return record_from(meta, bytes(body), float(checked or 0))
+
+    def put(self, key: str, record: Record, body: bytes) -> None:
+        """Replace the record in one transaction, with its expiry."""
+        def write() -> None:
+            pipe = self.client.pipeline(transaction=True)
+            pipe.delete(key)
+            pipe.hset(key, mapping={"head": record.head_bytes(body), "body": body,
+                                    "checked": repr(record.rendered_at)})
+            pipe.expire(key, self.ttl)
+            pipe.execute()
+
+        self._call(write)
+
+    def touch(self, key: str, when: float) -> None:
+        """Set `checked` on an existing record."""
+        self._call(self._touch, keys=[key], args=[repr(when)])
+
+    def check(self) -> None:
+        """PING, then write, read and delete a probe record."""
+        key = f"wpsitemaps-probe/{time.time_ns()}"
+        try:
+            self.put(key, Record("probe", "probe", time.time(), None), b"probe")
+            ok = self.get(key)
+            self._call(self.client.delete, key)
+        except StoreError as exc:
+            raise StoreError(f"{self.describe()} is not usable: {exc}") from None
+        if ok is None or ok.body != b"probe":
+            raise StoreError(f"{self.describe()} does not give back what was written")
+
+    def _call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run a Redis call; any Redis failure becomes StoreError."""
+        try:
+            return fn(*args, **kwargs)
+        except RedisError as exc:
+            raise StoreError(f"{exc.__class__.__name__}: {exc}") from exc

@@ -1,0 +1,229 @@
+"""Serving sitemap documents through the page store (issue #13).
+
+A request for a stored document is answered in one of three ways:
+
+1. Within `store_window` seconds of the last render or revalidation (shared by every worker
+   through the store), the stored bytes are served without asking the database.
+2. Otherwise the page's fingerprint is computed (sitemaps.fingerprint: a query bounded by
+   the page) and compared with the stored one; equal means the stored bytes are what a
+   render would give, so they are served, and a conditional request is answered 304 from
+   the stored ETag without reading or rendering the page.
+3. Otherwise (no record, a changed fingerprint, or a record rendered `cache_ttl` seconds
+   ago or more) the page is rendered and stored.
+
+The fingerprint is taken before the render, so stored bytes are never older than their
+fingerprint: a change that lands between the two only costs one more render later.
+
+Variants have their own keys and ETags: `{doc}` (the XML, ETag = SHA-256 of its bytes),
+`{doc}.gz` (its gzip twin: the `.xml.gz` file, and the body of a `Content-Encoding: gzip`
+answer, whose ETag is the XML's plus `-gzip`, as web.gzip gives), and `{doc}.html` (the
+server-side XSLT rendering for browsers, ETag = SHA-256 of the HTML). A variant is valid only
+for the XML render it was made from.
+
+When the store fails (Redis down, disk full) the page is rendered without it; the failure is
+logged and the store is left alone for BACKOFF seconds, so an outage costs no timeouts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+from typing import TypeVar
+
+from flask import Flask
+from flask import Response
+from flask import current_app
+from flask import request
+from werkzeug.wrappers.response import Response as BaseResponse
+
+from wpsitemaps.config import Settings
+from wpsitemaps.store.base import Record
+from wpsitemaps.store.base import Store
+from wpsitemaps.store.base import StoreError
+from wpsitemaps.store.base import namespace
+from wpsitemaps.store.base import open_store
+from wpsitemaps.web.gzip import add_vary
+from wpsitemaps.web.gzip import gzip_bytes
+from wpsitemaps.web.gzip import gzip_quality
+from wpsitemaps.web.gzip import variant_etag
+from wpsitemaps.web.headers import set_headers
+from wpsitemaps.web.xslt import transform
+from wpsitemaps.web.xslt import wants_html
+from wpsitemaps.wordpress.site import SiteContext
+
+log = logging.getLogger(__name__)
+STORE = "wpsitemaps.page_store"
+TWIN_KEY = "wpsitemaps.gzip_twin"  # a list the .xml.gz route passes to receive the gzip bytes
+XML_TYPE = "application/xml; charset=utf-8"
+HTML_TYPE = "text/html; charset=utf-8"
+BACKOFF = 5.0
+T = TypeVar("T")
+Render = Callable[[], tuple[bytes, datetime | None]]
+Fingerprint = Callable[[], str | None]
+
+
+class PageStore:
+    """The app's view of its store: keys, the freshness rules and failure handling."""
+
+    def __init__(self, backend: Store, space: str, ttl: float, window: float,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.backend = backend
+        self.namespace = space
+        self.ttl = ttl
+        self.window = window
+        self.clock = clock
+        self._down_until = 0.0
+
+    def key(self, site: SiteContext, document: str) -> str:
+        """'{namespace}/{site.key}/{document}' (HELPERS.md)."""
+        return f"{self.namespace}/{site.key}/{document}"
+
+    def attempt(self, fn: Callable[..., T], *args: Any) -> T | None:
+        """fn(*args), or None when the store fails (logged; then left alone for BACKOFF s)."""
+        if time.monotonic() < self._down_until:
+            return None
+        try:
+            return fn(*args)
+        except StoreError as exc:
+            log.warning("page store %s failed (%s); rendering without it for %ds",
+                        self.backend.describe(), exc, BACKOFF)
+            self._down_until = time.monotonic() + BACKOFF
+            return None
+
+    def valid(self, key: str, fingerprint: Fingerprint) -> tuple[Record | None, str | None]:
+        """The stored record if it may be served, and the fingerprint if one was computed."""
+        rec = self.attempt(self.backend.head, key)
+        now = self.clock()
+        if rec is None or now - rec.rendered_at >= self.ttl:
+            return None, None
+        if now - rec.checked_at < self.window:
+            return rec, None
+        fp = fingerprint()
+        if fp is None or fp != rec.fingerprint:
+            return None, fp
+        self.attempt(self.backend.touch, key, now)
+        return rec, fp
+
+    def respond(self, site: SiteContext, document: str, fingerprint: Fingerprint,
+                render: Render, kind: str) -> BaseResponse:
+        """The response for a sitemap document: stored, 304, or rendered and stored."""
+        key = self.key(site, document)
+        rec, fp = self.valid(key, fingerprint)
+        if rec is not None:
+            resp = self._serve(key, rec, kind)
+            if resp is not None:
+                return resp
+        if fp is None:
+            fp = fingerprint()
+        body, lastmod = render()
+        rec = Record(fp or "", hashlib.sha256(body).hexdigest(), self.clock(),
+                     lastmod.isoformat() if lastmod else None)
+        if fp is not None:
+            self.attempt(self.backend.put, key, rec, body)
+        return self._answer(key, rec, body, kind)
+
+    def _serve(self, key: str, rec: Record, kind: str) -> BaseResponse | None:
+        """Answer from a valid record: 304 from its head, else its (variant's) bytes."""
+        if wants_html(request.headers):
+            html = self._variant(key + ".html", rec)
+            if html is not None and html.body is not None:
+                return conditional(Response(html.body, content_type=HTML_TYPE), html.etag,
+                                   rec)
+        else:
+            probe = conditional(Response(b"", content_type=XML_TYPE), rec.etag, rec)
+            if probe.status_code == 304:
+                return probe
+            if TWIN_KEY not in request.environ and accepts_gzip():
+                packed = self._variant(key + ".gz", rec)
+                if packed is not None and packed.body is not None:
+                    return gzip_response(packed.body, rec)
+        full = self.attempt(self.backend.get, key)
+        if full is None or full.body is None or full.etag != rec.etag:
+            return None
+        return self._answer(key, rec, full.body, kind)
+
+    def _answer(self, key: str, rec: Record, body: bytes, kind: str) -> BaseResponse:
+        """The response for the XML bytes of `rec`, in the variant the request negotiates."""
+        if wants_html(request.headers):
+            html = transform(body, kind)
+            etag = hashlib.sha256(html).hexdigest()
+            self._put_variant(key + ".html", rec, etag, html)
+            return conditional(Response(html, content_type=HTML_TYPE), etag, rec)
+        twin: list[bytes] | None = request.environ.get(TWIN_KEY)
+        if twin is None and not accepts_gzip():
+            return conditional(Response(body, content_type=XML_TYPE), rec.etag, rec)
+        probe = conditional(Response(b"", content_type=XML_TYPE), rec.etag, rec)
+        if probe.status_code == 304:
+            return probe
+        packed = self._gzip_twin(key, rec, body)
+        if twin is not None:
+            twin.append(packed)
+            return conditional(Response(body, content_type=XML_TYPE), rec.etag, rec)
+        return gzip_response(packed, rec)
+
+    def _gzip_twin(self, key: str, rec: Record, body: bytes) -> bytes:
+        """The stored gzip bytes of this render, or made now and stored."""
+        stored = self._variant(key + ".gz", rec)
+        if stored is not None and stored.body is not None:
+            return stored.body
+        packed = gzip_bytes(body)
+        self._put_variant(key + ".gz", rec, rec.etag, packed)
+        return packed
+
+    def _variant(self, key: str, rec: Record) -> Record | None:
+        """A stored variant, if it was made from exactly this render."""
+        variant = self.attempt(self.backend.get, key)
+        if variant is None or variant.fingerprint != bound_to(rec):
+            return None
+        return variant
+
+    def _put_variant(self, key: str, rec: Record, etag: str, body: bytes) -> None:
+        if rec.fingerprint:
+            variant = Record(bound_to(rec), etag, rec.rendered_at, rec.lastmod)
+            self.attempt(self.backend.put, key, variant, body)
+
+
+def accepts_gzip() -> bool:
+    """Whether this request takes Content-Encoding: gzip (as web.gzip decides)."""
+    return gzip_quality(request.headers.get("Accept-Encoding")) > 0
+
+
+def gzip_response(packed: bytes, rec: Record) -> BaseResponse:
+    """The XML sent gzip-encoded in transit: what web.gzip.encode_response would make."""
+    resp = Response(packed, content_type=XML_TYPE)
+    resp.headers["Content-Encoding"] = "gzip"
+    add_vary(resp, "Accept-Encoding")
+    return conditional(resp, variant_etag(rec.etag), rec)
+
+
+def bound_to(rec: Record) -> str:
+    """What a variant records as its fingerprint: the XML render it was made from."""
+    return f"{rec.fingerprint}:{rec.etag}"
+
+
+def conditional(resp: BaseResponse, etag: str, rec: Record) -> BaseResponse:
+    """The sitemap headers for a stored or fresh document, then 304 if the request matches."""
+    lastmod = datetime.fromisoformat(rec.lastmod) if rec.lastmod else None
+    set_headers(resp, etag, lastmod)
+    return resp.make_conditional(request)
+
+
+def page_store() -> PageStore | None:
+    """The app's page store, or None when it is off (or cache_ttl is 0)."""
+    store: PageStore | None = current_app.extensions.get(STORE)
+    return store
+
+
+def init_app(app: Flask, settings: Settings) -> None:
+    """Open and check the configured store (ConfigError, one line, when unusable)."""
+    if settings.cache_ttl <= 0:
+        return  # nothing could be served again: no store
+    backend = open_store(settings)
+    if backend is None:
+        return
+    app.extensions[STORE] = PageStore(backend, namespace(settings), settings.cache_ttl,
+                                      settings.store_window)

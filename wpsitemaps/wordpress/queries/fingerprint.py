@@ -1,0 +1,75 @@
+"""SQL for page fingerprints (issue #13): narrow rows of one page, never of the whole site.
+
+A stored page is served again only while these rows are unchanged, so each function reads
+what the page's bytes depend on, bounded by the page: the page's own rows (keyset from its
+first ID, as the page query walks them) and the attachments hanging off them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import ColumnElement
+from sqlalchemy import Connection
+from sqlalchemy import func
+from sqlalchemy import select
+
+from wpsitemaps.wordpress.queries.posts import NoIndex
+from wpsitemaps.wordpress.schema import WPTables
+
+
+def _columns(t: WPTables) -> list[Any]:
+    """What a permalink and a lastmod need; post_content and titles only change with
+    post_modified_gmt (wp_update_post sets it on every save)."""
+    p = t.posts
+    return [p.c.ID, p.c.post_type, p.c.post_name, p.c.post_date, p.c.post_date_gmt,
+            p.c.post_modified_gmt, p.c.post_parent, p.c.post_author]
+
+
+def page_keys(conn: Connection, t: WPTables, where: ColumnElement[bool], first_id: int,
+              limit: int) -> list[Any]:
+    """The key columns of one ID-ordered page: the page query's rows without their text."""
+    p = t.posts
+    stmt = (select(*_columns(t)).where(where, p.c.ID >= first_id).order_by(p.c.ID)
+            .limit(limit)
+            .with_hint(p, "FORCE INDEX (PRIMARY)", "mysql")
+            .with_hint(p, "FORCE INDEX (PRIMARY)", "mariadb"))
+    return list(conn.execute(stmt))
+
+
+def newest_keys(conn: Connection, t: WPTables, where: ColumnElement[bool]) -> list[Any]:
+    """The key columns of every row of a dated window, newest first (the news sitemap)."""
+    p = t.posts
+    stmt = (select(*_columns(t)).where(where)
+            .order_by(p.c.post_date_gmt.desc(), p.c.ID.desc()))
+    return list(conn.execute(stmt))
+
+
+def meta_range(conn: Connection, t: WPTables, first_id: int, last_id: int,
+               keys: Sequence[str]) -> list[tuple[Any, ...]]:
+    """(post_id, meta_key, meta_value) of the given keys for post IDs first_id..last_id.
+
+    A range on the post_id index, not IN (...) over the page's IDs: the same rows plus those
+    of unlisted posts in between, which only makes the fingerprint stricter.
+    """
+    m = t.postmeta
+    stmt = (select(m.c.post_id, m.c.meta_key, m.c.meta_value)
+            .where(m.c.post_id >= first_id, m.c.post_id <= last_id,
+                   NoIndex(m.c.meta_key).in_(list(keys)))
+            .order_by(m.c.meta_id))
+    return [tuple(r) for r in conn.execute(stmt)]
+
+
+def attachment_marks(conn: Connection, t: WPTables, first_id: int,
+                     last_id: int) -> tuple[Any, ...]:
+    """(count, max ID, max post_modified_gmt, sum of parents) of the attachments whose parent
+    is in first_id..last_id: an image uploaded to a post changes its gallery without
+    touching the post."""
+    p = t.posts
+    row = conn.execute(
+        select(func.count(), func.max(p.c.ID), func.max(p.c.post_modified_gmt),
+               func.sum(p.c.post_parent))
+        .where(p.c.post_parent >= first_id, p.c.post_parent <= last_id,
+               p.c.post_type == "attachment")).one()
+    return tuple(row)
