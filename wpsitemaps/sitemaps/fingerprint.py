@@ -47,6 +47,7 @@ from wpsitemaps.sitemaps.providers.taxonomies import TaxonomyProvider
 from wpsitemaps.sitemaps.providers.video import VideoProvider
 from wpsitemaps.sitemaps.videos import POST_KEYS as VIDEO_META_KEYS
 from wpsitemaps.wordpress.queries import fingerprint as qf
+from wpsitemaps.wordpress.queries import posts as qp
 from wpsitemaps.wordpress.queries import video as qv
 from wpsitemaps.wordpress.site import SiteContext
 
@@ -96,9 +97,12 @@ def page_fingerprint(provider: Provider, page: int, bound: PageBound) -> str | N
 @page_fingerprint.register
 def _post_type(provider: PostTypeProvider, page: int, bound: PageBound) -> str | None:
     conn, site = provider.conn, provider.site
-    rows = qf.page_keys(conn, site.tables, provider.keyset_condition, bound.first_key,
-                        site.settings.entries_per_page)
-    parts: list[Any] = [_rows(rows), _post_deps(conn, site, rows, META_KEYS)]
+    # The rows the page reads (its ID range, canonical overrides not yet settled) and their
+    # canonical values, which decide in Python which of them are listed.
+    rows = qf.page_keys(conn, site.tables, provider.page_condition, bound.first_key,
+                        2 * site.settings.entries_per_page, provider.next_key(page))
+    parts: list[Any] = [_rows(rows), _post_deps(conn, site, rows,
+                                                (*META_KEYS, *qp.CANONICAL_KEYS))]
     if page == 1:
         parts.append(provider.first_links)
     return digest(site_part(site), provider.name, page, bound.first_key, parts)

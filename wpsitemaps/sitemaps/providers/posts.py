@@ -165,12 +165,15 @@ class PostTypeProvider(TypeProvider):
     def entries(self, page: int, bound: PageBound) -> list[UrlEntry]:
         """One page of entries (the IDs from its bound to the next page's), first links on
         page 1."""
-        bounds = self.bounds
-        before = bounds[page].first_key if page < len(bounds) else None
-        rows, meta, links = self._page_rows(bound.first_key, before,
+        rows, meta, links = self._page_rows(bound.first_key, self.next_key(page),
                                             self.site.settings.entries_per_page)
         entries = build_entries(self.conn, self.site, self.ctype, rows, meta, links)
         return (self.first_links + entries) if page == 1 else entries
+
+    def next_key(self, page: int) -> int | None:
+        """The first ID of the page after `page` (where this page's range ends), if any."""
+        bounds = self.bounds
+        return bounds[page].first_key if page < len(bounds) else None
 
     def _page_rows(self, first: int, before: int | None, size: int,
                    ) -> tuple[list[Row[Any]], dict[int, dict[str, str]], dict[int, str]]:

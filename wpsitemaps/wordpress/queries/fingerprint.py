@@ -28,13 +28,15 @@ def _columns(t: WPTables) -> list[Any]:
 
 
 def page_keys(conn: Connection, t: WPTables, where: ColumnElement[bool], first_id: int,
-              limit: int) -> list[Any]:
+              limit: int, before_id: int | None = None) -> list[Any]:
     """The key columns of one ID-ordered page: the page query's rows without their text."""
     p = t.posts
-    stmt = (select(*_columns(t)).where(where, p.c.ID >= first_id).order_by(p.c.ID)
+    keys = [p.c.ID >= first_id] + ([p.c.ID < before_id] if before_id is not None else [])
+    stmt = (select(*_columns(t)).where(where, *keys).order_by(p.c.ID)
             .limit(limit)
             .with_hint(p, "FORCE INDEX (PRIMARY)", "mysql")
-            .with_hint(p, "FORCE INDEX (PRIMARY)", "mariadb"))
+            .with_hint(p, "FORCE INDEX (PRIMARY)", "mariadb")
+            .execution_options(correlated=True))  # see wordpress.db._correlated
     return list(conn.execute(stmt))
 
 
