@@ -3,8 +3,10 @@
 Two generated sites, 2,000 and 20,000 public posts (the demo generator: images, galleries,
 <!--nextpage-->, Yoast canonical overrides on 1 post in 8, foreign canonicals, Rank Math and
 AIOSEO noindex), are served by the app on MariaDB. After warm-up requests (the page bounds
-and other per-refresh values are cached), MariaDB's Handler_read% session counters around
-one request must agree within 20 % between the two sizes, document by document.
+and other per-refresh values are cached, the page is in the store), MariaDB's Handler_read%
+session counters around one request must agree within 20 % between the two sizes, document
+by document. With the page store on (the suite's default, window 0) that request is the
+store's revalidation; with WPSITEMAPS_TEST_STORE=off it is a full render.
 """
 
 from __future__ import annotations
