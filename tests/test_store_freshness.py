@@ -102,12 +102,16 @@ def test_noindex_meta_alone_removes_the_post(stored: tuple[Flask, Clock]) -> Non
 
 
 def test_permalink_structure_change_shows_everywhere(stored: tuple[Flask, Clock]) -> None:
-    """A new permalink structure changes every stored post page after the window."""
+    """Plain permalinks change every stored post, page and term page after the window."""
     app, clock = stored
-    write(app, "UPDATE wp_options SET option_value = '/archives/%post_id%'"
+    for path in ("/page-sitemap.xml", "/category-sitemap.xml"):
+        locs(app, path)
+    write(app, "UPDATE wp_options SET option_value = ''"
           " WHERE option_name = 'permalink_structure'")
     clock.advance(WINDOW)
-    assert "http://example.test/archives/1" in locs(app, "/post-sitemap.xml")
+    assert "http://example.test/?p=1" in locs(app, "/post-sitemap.xml")
+    assert "http://example.test/?page_id=4" in locs(app, "/page-sitemap.xml")
+    assert any("?cat=" in loc for loc in locs(app, "/category-sitemap.xml"))
 
 
 def test_category_slug_change_shows_in_category_urls(make_app: Callable[..., Flask],
