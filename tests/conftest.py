@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import shutil
 import tempfile
 from collections.abc import Callable
 from collections.abc import Iterator
@@ -23,8 +25,11 @@ IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 # test that changes the database and requests again proves the fingerprints see the change.
 STORE_ON = os.environ.get("WPSITEMAPS_TEST_STORE", "on").lower() != "off"
 os.environ["WPSITEMAPS_STORE_WINDOW"] = "0"
-os.environ["WPSITEMAPS_STORE"] = (tempfile.mkdtemp(prefix="wpsitemaps-test-store-")
-                                  if STORE_ON else "off")
+os.environ["WPSITEMAPS_STORE"] = "off"
+if STORE_ON:
+    # Apps built outside a test (module-scoped fixtures) share this one; removed at exit.
+    os.environ["WPSITEMAPS_STORE"] = tempfile.mkdtemp(prefix="wpsitemaps-test-store-")
+    atexit.register(shutil.rmtree, os.environ["WPSITEMAPS_STORE"], ignore_errors=True)
 
 # What peer-small's README says the site registers in PHP code (not visible in the database).
 PEER_CONFIG: dict[str, Any] = {

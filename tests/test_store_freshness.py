@@ -102,12 +102,16 @@ def test_noindex_meta_alone_removes_the_post(stored: tuple[Flask, Clock]) -> Non
 
 
 def test_permalink_structure_change_shows_everywhere(stored: tuple[Flask, Clock]) -> None:
-    """A new permalink structure changes every stored post page after the window."""
+    """Plain permalinks change every stored post, page and term page after the window."""
     app, clock = stored
-    write(app, "UPDATE wp_options SET option_value = '/archives/%post_id%'"
+    for path in ("/page-sitemap.xml", "/category-sitemap.xml"):
+        locs(app, path)
+    write(app, "UPDATE wp_options SET option_value = ''"
           " WHERE option_name = 'permalink_structure'")
     clock.advance(WINDOW)
-    assert "http://example.test/archives/1" in locs(app, "/post-sitemap.xml")
+    assert "http://example.test/?p=1" in locs(app, "/post-sitemap.xml")
+    assert "http://example.test/?page_id=4" in locs(app, "/page-sitemap.xml")
+    assert any("?cat=" in loc for loc in locs(app, "/category-sitemap.xml"))
 
 
 def test_category_slug_change_shows_in_category_urls(make_app: Callable[..., Flask],
@@ -153,24 +157,46 @@ def test_news_article_shows_within_a_minute(make_app: Callable[..., Flask],
     assert "http://example.test/breaking/" in after
 
 
-def test_index_follows_the_bounds_cache(make_app: Callable[..., Flask], tmp_path: Path) -> None:
-    """The stored index shows a new post's page date once the page bounds are refreshed
+def index_dates(app: Flask) -> dict[str, str]:
+    """{sitemap URL: lastmod} of the index, after checking it validates."""
+    resp = app.test_client().get("/sitemap_index.xml")
+    assert_valid(resp.data)
+    pairs = re.findall(r"<loc>([^<]*)</loc>\s*<lastmod>([^<]*)</lastmod>",
+                       resp.get_data(as_text=True))
+    return dict(pairs)
+
+
+def test_index_shows_a_new_post_after_one_revalidation(make_app: Callable[..., Flask],
+                                                      tmp_path: Path) -> None:
+    """Publishing dates the post type's last page in the stored index after the window."""
+    app = make_app(small_site(), STORE=str(tmp_path / "pages"), STORE_WINDOW=WINDOW,
+                   ENTRIES_PER_PAGE=2)
+    clock = with_clock(app)
+    last = "http://example.test/post-sitemap2.xml"
+    assert index_dates(app)[last] != "2026-11-29T12:00:00+00:00"
+    insert_post(app, 50, "index-news")
+    clock.advance(WINDOW)
+    assert index_dates(app)[last] == "2026-11-29T12:00:00+00:00"
+
+
+def test_index_older_pages_follow_the_bounds_cache(make_app: Callable[..., Flask],
+                                                   tmp_path: Path) -> None:
+    """An update on an older page dates it in the index once the page bounds are refreshed
     (at most cache_ttl after they were computed), never a stale stored copy after that."""
     from wpsitemaps.web.context import BOUNDS_CACHE
 
-    app = make_app(small_site(), STORE=str(tmp_path / "pages"))
+    app = make_app(small_site(), STORE=str(tmp_path / "pages"), ENTRIES_PER_PAGE=2)
     with_clock(app)
     bounds_clock = Clock()
     app.extensions[BOUNDS_CACHE].clock = bounds_clock
-    client = app.test_client()
-    assert "2026-11-29T12:00:00" not in client.get("/sitemap_index.xml").get_data(as_text=True)
-    insert_post(app, 70, "index-news")
+    first = "http://example.test/post-sitemap.xml"
+    index_dates(app)
+    write(app, "UPDATE wp_posts SET post_modified_gmt = ? WHERE ID = 1", NOW)
+    assert index_dates(app)[first] != "2026-11-29T12:00:00+00:00"
     bounds_clock.advance(300)
-    client.get("/sitemap_index.xml")  # stale bounds: starts the background refresh
-    for _ in range(100):
-        if "2026-11-29T12:00:00" in client.get("/sitemap_index.xml").get_data(as_text=True):
+    app.test_client().get("/sitemap_index.xml")  # stale bounds: starts the background refresh
+    for _ in range(200):
+        if index_dates(app)[first] == "2026-11-29T12:00:00+00:00":
             break
         time.sleep(0.05)
-    body = client.get("/sitemap_index.xml")
-    assert_valid(body.data)
-    assert "2026-11-29T12:00:00" in body.get_data(as_text=True)
+    assert index_dates(app)[first] == "2026-11-29T12:00:00+00:00"

@@ -167,3 +167,16 @@ def test_serve_checks_the_store_first(tmp_path: Path, peer_sqlite_url: str,
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("wpsitemaps: WPSITEMAPS_STORE: ")
+
+
+def test_gzip_file_comes_from_the_stored_twin(stored_app: Flask,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once stored, the .xml.gz file is served without compressing the page again."""
+    from wpsitemaps.web import gzip as web_gzip
+
+    client = stored_app.test_client()
+    first = client.get("/post-sitemap.xml.gz")
+    monkeypatch.setattr(web_gzip, "gzip_bytes", _refuse)
+    monkeypatch.setattr("wpsitemaps.web.store.gzip_bytes", _refuse)
+    again = client.get("/post-sitemap.xml.gz")
+    assert again.status_code == 200 and again.data == first.data

@@ -34,6 +34,9 @@ STRIPPED = {"HTTP_ACCEPT", "HTTP_ACCEPT_ENCODING", "HTTP_IF_NONE_MATCH",
             "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_MATCH", "HTTP_IF_UNMODIFIED_SINCE",
             "HTTP_RANGE", "HTTP_IF_RANGE"}
 COPIED = ("Last-Modified", "Cache-Control", "X-Robots-Tag")
+# WSGI environ key (not settable by clients: no HTTP_ prefix) of the list through which the
+# page store hands over a stored gzip twin (web.store).
+TWIN_KEY = "wpsitemaps.gzip_twin"
 
 
 def gzip_bytes(data: bytes) -> bytes:
@@ -120,11 +123,16 @@ def encode_response(resp: BaseResponse) -> BaseResponse:
     return resp
 
 
-def identity_response(path: str) -> BaseResponse:
-    """Dispatch GET `path` inside this app with conditional/negotiation headers removed."""
+def identity_response(path: str, twin: list[bytes] | None = None) -> BaseResponse:
+    """Dispatch GET `path` inside this app with conditional/negotiation headers removed.
+
+    `twin` (a list) receives the gzip bytes when the page store already holds them.
+    """
     environ = {k: v for k, v in request.environ.items()
                if k not in STRIPPED and not k.startswith("HTTP_SEC_FETCH_")}
     environ.update({"PATH_INFO": path, "REQUEST_METHOD": "GET", "QUERY_STRING": ""})
+    if twin is not None:
+        environ[TWIN_KEY] = twin
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     with app.request_context(environ):
         resp: BaseResponse = app.full_dispatch_request()
@@ -134,7 +142,8 @@ def identity_response(path: str) -> BaseResponse:
 @bp.get("/<string:stem>.xml.gz")
 def gzipped_sitemap(stem: str) -> BaseResponse:
     """`{name}.xml.gz`: the gzip file of exactly the bytes `{name}.xml` answers."""
-    inner = identity_response(f"/{stem}.xml")
+    twin: list[bytes] = []
+    inner = identity_response(f"/{stem}.xml", twin)
     if inner.status_code in (301, 302, 307, 308):
         location = inner.headers.get("Location", "")
         if location.endswith(".xml"):
@@ -142,7 +151,7 @@ def gzipped_sitemap(stem: str) -> BaseResponse:
         return inner
     if inner.status_code != 200 or inner.mimetype not in ("application/xml", "text/xml"):
         return inner
-    body = gzip_bytes(inner.get_data())
+    body = twin[0] if twin else gzip_bytes(inner.get_data())
     resp = Response(body, content_type=GZIP_TYPE)
     for name in COPIED:
         if name in inner.headers:

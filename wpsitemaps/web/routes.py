@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import re
@@ -27,9 +28,11 @@ from wpsitemaps.sitemaps.bounds import NotReady
 from wpsitemaps.sitemaps.fingerprint import empty_fingerprint
 from wpsitemaps.sitemaps.fingerprint import index_fingerprint
 from wpsitemaps.sitemaps.fingerprint import page_fingerprint
+from wpsitemaps.sitemaps.registry import Registry
 from wpsitemaps.sitemaps.render import render_index
 from wpsitemaps.sitemaps.render import render_urlset
 from wpsitemaps.sitemaps.render import stylesheet_href
+from wpsitemaps.sitemaps.tails import live_bounds
 from wpsitemaps.web.context import load_sitemaps
 from wpsitemaps.web.headers import set_headers
 from wpsitemaps.web.store import Fingerprint
@@ -81,24 +84,32 @@ def sitemap_index() -> BaseResponse:
     """The index: one <sitemap> per non-empty page of every provider."""
     sitemaps = load_sitemaps()
     site = sitemaps.site
+    # Built only when needed: inside the page store's window the stored index is served.
+    listed = functools.cache(lambda: index_refs(sitemaps))
+
+    def render() -> tuple[bytes, datetime | None]:
+        refs = listed()
+        return (render_index(refs, stylesheet_href(site.options.home, "main")),
+                latest(*(r.lastmod for r in refs)))
+
+    return stored_or_rendered(site, "sitemap_index.xml",
+                              lambda: index_fingerprint(site, listed()), render, "main")
+
+
+def index_refs(sitemaps: Registry) -> list[SitemapRef]:
+    """One reference per non-empty page of every provider (last post pages read live)."""
+    site = sitemaps.site
     refs: list[SitemapRef] = []
     if site.options.blog_public:
         for provider in sitemaps.providers:
             try:
-                bounds = provider.bounds
+                bounds = live_bounds(provider)
             except NotReady:
                 # Listed once its background computation is done (large sites' video scan).
                 continue
             for page, bound in enumerate(bounds, start=1):
                 refs.append(SitemapRef(sitemap_url(site, provider.name, page), bound.lastmod))
-    refs = refs[:MAX_INDEX_ENTRIES]
-
-    def render() -> tuple[bytes, datetime | None]:
-        return (render_index(refs, stylesheet_href(site.options.home, "main")),
-                latest(*(r.lastmod for r in refs)))
-
-    return stored_or_rendered(site, "sitemap_index.xml",
-                              lambda: index_fingerprint(site, refs), render, "main")
+    return refs[:MAX_INDEX_ENTRIES]
 
 
 @bp.get("/sitemap.xml")

@@ -46,6 +46,7 @@ from wpsitemaps.store.base import Store
 from wpsitemaps.store.base import StoreError
 from wpsitemaps.store.base import namespace
 from wpsitemaps.store.base import open_store
+from wpsitemaps.web.gzip import TWIN_KEY
 from wpsitemaps.web.gzip import add_vary
 from wpsitemaps.web.gzip import gzip_bytes
 from wpsitemaps.web.gzip import gzip_quality
@@ -57,7 +58,6 @@ from wpsitemaps.wordpress.site import SiteContext
 
 log = logging.getLogger(__name__)
 STORE = "wpsitemaps.page_store"
-TWIN_KEY = "wpsitemaps.gzip_twin"  # a list the .xml.gz route passes to receive the gzip bytes
 XML_TYPE = "application/xml; charset=utf-8"
 HTML_TYPE = "text/html; charset=utf-8"
 BACKOFF = 5.0
