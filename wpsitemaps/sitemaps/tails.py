@@ -32,7 +32,7 @@ def _post_type(provider: PostTypeProvider) -> list[PageBound]:
         return bounds
     site = provider.site
     last = bounds[-1]
-    rows = qf.page_keys(provider.conn, site.tables, provider.keyset_condition,
+    rows = qf.page_keys(provider.conn, site.tables, provider.range_condition(last.first_key),
                         last.first_key, site.settings.entries_per_page)
     lastmod = latest(*(latest(utc(r.post_modified_gmt), utc(r.post_date_gmt)) for r in rows))
     if len(bounds) == 1:

@@ -135,6 +135,12 @@ class PostTypeProvider(TypeProvider):
         return qp.listable(self.site.tables, [self.name], (), self._exclude(), keyset=True,
                            canonical=False)
 
+    def range_condition(self, first: int) -> ColumnElement[bool]:
+        """condition for keyset queries from ID `first` on (the last page's live dates in
+        the index), its keep-list computed over that range only."""
+        keep = self._self_canonical(self.site.tables.posts.c.ID >= first)
+        return qp.listable(self.site.tables, [self.name], keep, self._exclude(), keyset=True)
+
     @cached_property
     def self_canonical(self) -> list[int]:
         """IDs of the whole type whose canonical override equals their own permalink (they
