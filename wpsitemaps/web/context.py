@@ -18,6 +18,7 @@ from flask import request
 from sqlalchemy import Connection
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import SQLAlchemyError
 
 from wpsitemaps.config import Settings
 from wpsitemaps.sitemaps.bounds import BoundsCache
@@ -26,11 +27,13 @@ from wpsitemaps.sitemaps.registry import Registry
 from wpsitemaps.wordpress.db import make_engine
 from wpsitemaps.wordpress.site import SiteContext
 from wpsitemaps.wordpress.site import build_site
+from wpsitemaps.wordpress.typereport import type_report
 
 log = logging.getLogger(__name__)
 ENGINE = "wpsitemaps.engine"
 SETTINGS = "wpsitemaps.settings"
 BOUNDS_CACHE = "wpsitemaps.bounds_cache"
+TYPES_LOGGED = "wpsitemaps.types_logged"
 REFRESH_ENVIRON_KEY = "wpsitemaps.refresh"  # not settable by clients (no HTTP_ prefix)
 
 
@@ -70,8 +73,24 @@ def load_site() -> SiteContext:
     """Build (once per request) the site context from the database."""
     if "wp_site" not in g:
         g.wp_site = build_site(get_conn(), settings())
+        log_types_once(g.wp_site)
     site: SiteContext = g.wp_site
     return site
+
+
+def log_types_once(site: SiteContext) -> None:
+    """Log `check`'s type report once per app, with the first site built: what is served,
+    from which evidence, and what is not with the line that would list it."""
+    if current_app.extensions.get(TYPES_LOGGED):
+        return
+    current_app.extensions[TYPES_LOGGED] = True
+    try:
+        lines = type_report(get_conn(), site)
+    except SQLAlchemyError as exc:
+        log.warning("could not report post types and taxonomies: %s", exc.__class__.__name__)
+        return
+    loud = any("NOT served" in line for line in lines)
+    log.log(logging.WARNING if loud else logging.INFO, "%s", "\n".join(lines))
 
 
 def shared_cache() -> SharedCache:

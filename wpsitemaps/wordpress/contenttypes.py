@@ -93,8 +93,11 @@ def builtin_types(opts: SiteOptions, author_base: str) -> tuple[ContentType, ...
     )
 
 
-def config_line(kind: str, name: str) -> str:
-    """The TOML that lists a type; the slug is the name, as register_*() defaults it."""
+def config_line(kind: str, name: str, archive: bool = True) -> str:
+    """The TOML table that lists a type (lines joined by newlines); the slug is the name, as
+    register_post_type() / register_taxonomy() default it."""
     table = "post_types" if kind == "post type" else "taxonomies"
-    extra = ", has_archive = true" if kind == "post type" else ""
-    return f'[{table}.{name}] rewrite_slug = "{name}"{extra}'
+    lines = [f"[{table}.{name}]", f'rewrite_slug = "{name}"']
+    if kind == "post type" and archive:
+        lines.append("has_archive = true")
+    return "\n".join(lines)

@@ -130,7 +130,11 @@ def decide(scene: Scene) -> tuple[list[ContentType], list[TypeReport]]:
             why = RULES_ONLY[scene.kind]
         if ok:
             listed.append(build(scene, name, why))
-        fix = "" if ok or why.startswith("excluded") else config_line(scene.kind, name)
+        private = any(not r.public for r in scene.known.get(name, ()))
+        quiet = ok or private or why.startswith("excluded")
+        # On a site with rules, an archive would have shown as a rule.
+        archive = not scene.pretty or name in scene.archives
+        fix = "" if quiet else config_line(scene.kind, name, archive)
         report.append(TypeReport(scene.kind, name, ok, why, fix))
     return listed, report
 

@@ -77,6 +77,9 @@ def woocommerce(raw: Mapping[str, str], root: str,
         Registration("product_variation", WOO, public=False,
                      reason="WooCommerce registers product_variation as not public"),
     ]
+    out += [Registration(name, WOO, taxonomy=True, public=False,
+                         reason=f"WooCommerce registers {name} as not public")
+            for name in ("product_type", "product_visibility")]
     for name, public in attributes:
         slug = SLUG_RE.sub("", name.lower())
         if not slug:
