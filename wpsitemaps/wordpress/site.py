@@ -63,19 +63,27 @@ def resolve_now(settings: Settings, options: SiteOptions) -> datetime:
 
 def gather_evidence(conn: Connection, tables: WPTables, options: SiteOptions) -> Evidence:
     """Registrations from the companion's record and from plugins' options and tables."""
-    raw = options.raw
+    attrs: list[tuple[str, bool]] | None = None
+    if plugintypes.woocommerce_present(options.raw):
+        attrs = qtypes.attribute_taxonomies(conn, tables)
+    return evidence_from(options, attrs)
+
+
+def evidence_from(options: SiteOptions, attributes: list[tuple[str, bool]] | None = None,
+                  ) -> Evidence:
+    """Evidence from options alone; WooCommerce attributes from the table when read (else
+    from WooCommerce's cached copy of it, `_transient_wc_attribute_taxonomies`)."""
+    raw, root = options.raw, index_root(options.permalink_structure)
     regs: list[Registration] = []
     recorded = companion.read_companion(raw.get(companion.OPTION))
     if recorded is not None:
         regs += list(recorded.post_types.values())
         regs += [replace(r, taxonomy=True) for r in recorded.taxonomies.values()]
-    if plugintypes.woocommerce_present(raw):
-        attrs = qtypes.attribute_taxonomies(conn, tables)
-        if attrs is None:
-            attrs = plugintypes.parse_attribute_transient(
-                raw.get("_transient_wc_attribute_taxonomies"))
-        regs += plugintypes.woocommerce(raw, index_root(options.permalink_structure), attrs)
-    regs += plugintypes.events_calendar(raw, index_root(options.permalink_structure))
+    if attributes is None:
+        attributes = plugintypes.parse_attribute_transient(
+            raw.get("_transient_wc_attribute_taxonomies"))
+    regs += plugintypes.woocommerce(raw, root, attributes)
+    regs += plugintypes.events_calendar(raw, root)
     post_types: dict[str, list[Registration]] = {}
     taxonomies: dict[str, list[Registration]] = {}
     for reg in regs:
