@@ -11,9 +11,10 @@ Language plugins rewrite these rules, so they are read back to WordPress's own f
   without its `rewrite` option), puts `lang=$matches[1]&` first in the query and shifts every
   other match by one; with `hide_default` it also keeps the unprefixed rule with the default
   language fixed: `events/?$ => index.php?lang=en&post_type=event`.
-* WPML adds rules for translated slugs of custom types (`wpml-string-translation`,
-  `WPML_ST_Slug_Translation`); they map to the same query var as the original rule, which
-  WordPress writes first, so the first base seen for a query var is kept.
+* WPML negotiates the language in the request (directory, domain or `?lang=`), not in the
+  stored rules; not verified against its source (commercial, not in the public corpus). Extra
+  rules for translated slugs would map to the same query var; the first base seen for a query
+  var is kept, and the companion plugin records the registered slug exactly.
 """
 
 from __future__ import annotations
