@@ -125,3 +125,13 @@ def test_ambiguous_taxonomy_follows_the_probe() -> None:
     assert genre is not None and "defaults to public" in genre.evidence
     empty = discover(parse_options(raw), settings(), probe=lambda t, p: set())
     assert empty.taxonomy("genre") is None
+
+
+def test_woocommerce_options_without_its_rules_list_nothing() -> None:
+    """WooCommerce's options outlive the plugin: without its rules (pretty permalinks) the
+    product type is reported as inactive, not listed."""
+    found = types({"woocommerce_version": "7.9.0",
+                   "woocommerce_permalinks": {"product_base": "product"}})
+    assert found.post_type("product") is None
+    report = next(r for r in found.report if r.name == "product")
+    assert not report.listed and "inactive" in report.evidence
