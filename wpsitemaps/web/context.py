@@ -33,7 +33,6 @@ log = logging.getLogger(__name__)
 ENGINE = "wpsitemaps.engine"
 SETTINGS = "wpsitemaps.settings"
 BOUNDS_CACHE = "wpsitemaps.bounds_cache"
-TYPES_LOGGED = "wpsitemaps.types_logged"
 REFRESH_ENVIRON_KEY = "wpsitemaps.refresh"  # not settable by clients (no HTTP_ prefix)
 
 
@@ -73,24 +72,8 @@ def load_site() -> SiteContext:
     """Build (once per request) the site context from the database."""
     if "wp_site" not in g:
         g.wp_site = build_site(get_conn(), settings())
-        log_types_once(g.wp_site)
     site: SiteContext = g.wp_site
     return site
-
-
-def log_types_once(site: SiteContext) -> None:
-    """Log `check`'s type report once per app, with the first site built: what is served,
-    from which evidence, and what is not with the line that would list it."""
-    if current_app.extensions.get(TYPES_LOGGED):
-        return
-    current_app.extensions[TYPES_LOGGED] = True
-    try:
-        lines = type_report(get_conn(), site)
-    except SQLAlchemyError as exc:
-        log.warning("could not report post types and taxonomies: %s", exc.__class__.__name__)
-        return
-    loud = any("NOT served" in line for line in lines)
-    log.log(logging.WARNING if loud else logging.INFO, "%s", "\n".join(lines))
 
 
 def shared_cache() -> SharedCache:
@@ -145,3 +128,18 @@ def warm_up(app: Flask) -> None:
     cache: BoundsCache = app.extensions[BOUNDS_CACHE]
     if cache.on_stale is not None and cache.ttl > 0:
         cache.on_stale()
+
+
+def log_types(app: Flask) -> None:
+    """Log `check`'s report of post types and taxonomies at start-up, on a connection of its
+    own: what is served, from which evidence, what is not and the lines that would list it.
+    A database that does not answer yet is a warning, not a failed start."""
+    engine: Engine = app.extensions[ENGINE]
+    try:
+        with engine.connect() as conn:
+            lines = type_report(conn, build_site(conn, app.extensions[SETTINGS]))
+    except SQLAlchemyError as exc:
+        log.warning("could not report post types and taxonomies: %s", exc.__class__.__name__)
+        return
+    loud = any("NOT served" in line for line in lines)
+    log.log(logging.WARNING if loud else logging.INFO, "%s", "\n".join(lines))
