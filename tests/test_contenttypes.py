@@ -7,8 +7,8 @@ import pytest
 from tests.support import oracle_data
 from tests.support.oracle_data import OracleCase
 from wpsitemaps.config import load_settings
-from wpsitemaps.wordpress.contenttypes import discover
-from wpsitemaps.wordpress.contenttypes import read_rules
+from wpsitemaps.wordpress.discovery import discover
+from wpsitemaps.wordpress.rewrite import read_rules
 
 # Expected rewrite bases: with_front types sit under the structure's front ('/blog/' in e),
 # others only under the root ('index.php/' in d); plain permalinks have no bases at all.

@@ -9,6 +9,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from wpsitemaps.config import Settings
 from wpsitemaps.wordpress.db import make_engine
 from wpsitemaps.wordpress.site import build_site
+from wpsitemaps.wordpress.typereport import type_report
 
 
 def run_check(settings: Settings, echo: Callable[[str], None]) -> int:
@@ -17,6 +18,7 @@ def run_check(settings: Settings, echo: Callable[[str], None]) -> int:
     try:
         with engine.connect() as conn:
             site = build_site(conn, settings)
+            report = type_report(conn, site)
     except SQLAlchemyError as exc:
         echo(f"cannot read the database: {exc.__class__.__name__}: {exc}")
         return 2
@@ -29,4 +31,6 @@ def run_check(settings: Settings, echo: Callable[[str], None]) -> int:
     echo(f"blog_public   {int(site.options.blog_public)}")
     echo("post types    " + ", ".join(t.name for t in site.types.post_types))
     echo("taxonomies    " + ", ".join(t.name for t in site.types.taxonomies))
+    for line in report:
+        echo(line)
     return 0

@@ -8,11 +8,14 @@ from wpsitemaps.config import ConfigError
 
 try:
     from wpsitemaps import create_app
+    from wpsitemaps.web.context import log_types
     from wpsitemaps.web.context import warm_up
 
     app = create_app()
     # Each worker fills its page-bounds cache in the background at start (large sites).
     warm_up(app)
+    # What is served and what is not (the report `wpsitemaps check` prints), once per worker.
+    log_types(app)
 except ConfigError as exc:
     # One line naming the setting, then exit code 2, instead of a traceback per worker.
     print(f"wpsitemaps: {exc}", file=sys.stderr)

@@ -23,7 +23,7 @@ from wpsitemaps.config import load_settings
 from wpsitemaps.wordpress.contenttypes import ContentType
 from wpsitemaps.wordpress.contenttypes import SiteTypes
 from wpsitemaps.wordpress.contenttypes import builtin_types
-from wpsitemaps.wordpress.contenttypes import discover
+from wpsitemaps.wordpress.discovery import discover
 from wpsitemaps.wordpress.options import OPTION_NAMES
 from wpsitemaps.wordpress.options import SiteOptions
 from wpsitemaps.wordpress.options import parse_options

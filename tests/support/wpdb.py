@@ -22,6 +22,8 @@ SHARED = Path(os.environ.get("WPSITEMAPS_SHARED") or next(
     REPO.parent / "shared"))
 PEER_SQL = SHARED / "wordpress" / "peer-small.sql"
 PEER_TRUTH = SHARED / "wordpress" / "peer-small.truth.json"
+SHOP_SQL = SHARED / "wordpress" / "shop-small.sql"
+SHOP_TRUTH = SHARED / "wordpress" / "shop-small.truth.json"
 LOAD_SQLITE = SHARED / "wordpress" / "load_sqlite.py"
 VALIDATE = SHARED / "xsd" / "validate.py"
 SQLITE_DDL = REPO / "migrations" / "sqlite" / "wordpress-6.1-core.sql"
@@ -35,6 +37,13 @@ RO_PASSWORD = "wpsm_ro"
 def load_peer_sqlite(path: Path) -> Path:
     """Convert the shared dump into an SQLite file with the shared loader."""
     subprocess.run([sys.executable, str(LOAD_SQLITE), str(PEER_SQL), str(path)],
+                   check=True, capture_output=True)
+    return path
+
+
+def load_dump_sqlite(sql: Path, path: Path) -> Path:
+    """Convert any of the shared dumps into an SQLite file with the shared loader."""
+    subprocess.run([sys.executable, str(LOAD_SQLITE), str(sql), str(path)],
                    check=True, capture_output=True)
     return path
 

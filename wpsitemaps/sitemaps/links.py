@@ -89,6 +89,36 @@ def category_paths(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]]
     return paths
 
 
+def product_category_paths(conn: Connection, site: SiteContext,
+                           rows: Sequence[Row[Any]]) -> dict[int, str]:
+    """%product_cat% per product as wc_product_post_type_link() (WooCommerce 7.9) fills it:
+    the product's categories sorted by parent DESC then term_id ASC, the first one with its
+    ancestors from the root; 'uncategorized' when it has none."""
+    t = site.tables
+    ids = [int(r.ID) for r in rows]
+    cats = qt.post_terms(conn, t, ids, "product_cat")
+    chosen = {pid: sorted(mine, key=lambda c: (-c[2], c[0]))[0][0]
+              for pid, mine in cats.items() if mine}
+    known: dict[int, tuple[str, int]] = {c[0]: (c[1], c[2]) for m in cats.values() for c in m}
+    missing = {parent for _, parent in known.values() if parent and parent not in known}
+    for _ in range(MAX_DEPTH):
+        if not missing:
+            break
+        found = qt.terms_by_id(conn, t, missing, "product_cat")
+        known.update(found)
+        missing = {parent for _, parent in found.values() if parent and parent not in known}
+    paths: dict[int, str] = {}
+    for pid in ids:
+        term_id, parts, seen = chosen.get(pid), [], set()
+        while term_id is not None and term_id in known and term_id not in seen:
+            seen.add(term_id)
+            slug, parent = known[term_id]
+            parts.append(slug)
+            term_id = parent or None
+        paths[pid] = "/".join(reversed(parts)) or "uncategorized"
+    return paths
+
+
 def post_links(conn: Connection, site: SiteContext, ctype: ContentType,
                rows: Sequence[Row[Any]],
                meta: dict[int, dict[str, str]] | None = None) -> dict[int, str]:
@@ -104,6 +134,8 @@ def post_links(conn: Connection, site: SiteContext, ctype: ContentType,
     if pretty and ctype.name == "post" and "%category%" in structure:
         primary = _primary_categories(site, meta or {})
         categories = category_paths(conn, site, rows, primary)
+    if ctype.name == "product" and ctype.base is not None and "%" in ctype.base:
+        categories = product_category_paths(conn, site, rows)
     if pretty and ctype.name == "post" and "%author%" in structure:
         authors = qu.nicenames(conn, site.tables, {int(r.post_author or 0) for r in rows})
     out: dict[int, str] = {}

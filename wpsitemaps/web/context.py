@@ -18,6 +18,7 @@ from flask import request
 from sqlalchemy import Connection
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import SQLAlchemyError
 
 from wpsitemaps.config import Settings
 from wpsitemaps.sitemaps.bounds import BoundsCache
@@ -26,6 +27,7 @@ from wpsitemaps.sitemaps.registry import Registry
 from wpsitemaps.wordpress.db import make_engine
 from wpsitemaps.wordpress.site import SiteContext
 from wpsitemaps.wordpress.site import build_site
+from wpsitemaps.wordpress.typereport import type_report
 
 log = logging.getLogger(__name__)
 ENGINE = "wpsitemaps.engine"
@@ -126,3 +128,18 @@ def warm_up(app: Flask) -> None:
     cache: BoundsCache = app.extensions[BOUNDS_CACHE]
     if cache.on_stale is not None and cache.ttl > 0:
         cache.on_stale()
+
+
+def log_types(app: Flask) -> None:
+    """Log `check`'s report of post types and taxonomies at start-up, on a connection of its
+    own: what is served, from which evidence, what is not and the lines that would list it.
+    A database that does not answer yet is a warning, not a failed start."""
+    engine: Engine = app.extensions[ENGINE]
+    try:
+        with engine.connect() as conn:
+            lines = type_report(conn, build_site(conn, app.extensions[SETTINGS]))
+    except SQLAlchemyError as exc:
+        log.warning("could not report post types and taxonomies: %s", exc.__class__.__name__)
+        return
+    loud = any("NOT served" in line for line in lines)
+    log.log(logging.WARNING if loud else logging.INFO, "%s", "\n".join(lines))

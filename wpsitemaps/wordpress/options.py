@@ -24,6 +24,11 @@ OPTION_NAMES = (
     "page_on_front", "page_for_posts", "blog_public", "blogname", "WPLANG", "timezone_string",
     "gmt_offset", "upload_path", "upload_url_path", "rewrite_rules", "wpseo_titles",
     "wpseo_taxonomy_meta", "wpseo", "sticky_posts", "default_category", "active_plugins",
+    # Traces of public types (wordpress/traces.py, plugintypes.py, companion.py).
+    "rank-math-options-titles", "aioseo_options_dynamic", "seopress_titles_option_name",
+    "woocommerce_permalinks", "woocommerce_version", "woocommerce_shop_page_id",
+    "current_theme_supports_woocommerce", "_transient_wc_attribute_taxonomies",
+    "tribe_events_calendar_options", "wpsitemaps_registry",
 )
 YOAST_TRUE = (True, 1, "1", "on", "true")
 YOAST_PLUGINS = ("wordpress-seo/", "wordpress-seo-premium/")

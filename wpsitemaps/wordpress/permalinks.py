@@ -65,9 +65,26 @@ def post_url(site: LinkSite, ctype: ContentType, post: PostLink) -> str:
         return _post_link(site, post)
     slug = post.uri or post.name if ctype.hierarchical else post.name
     if ctype.base is None:
-        # Plain permalinks: the type's query var (get_post_permalink()).
+        # Plain permalinks or no rewrite: the type's query var (get_post_permalink()), or
+        # post_type and p when it has none.
+        if not ctype.query_var:
+            return home_url(site, f"?post_type={ctype.name}&p={post.id}")
         return home_url(site, f"?{ctype.query_var}={slug}")
-    return home_url(site, trailing(site, f"{ctype.base}/{slug}"))
+    base = fill_tags(ctype.base, post) if "%" in ctype.base else ctype.base
+    return home_url(site, trailing(site, f"{base}/{slug}"))
+
+
+def fill_tags(base: str, post: PostLink) -> str:
+    """wc_product_post_type_link(): the date tags, %post_id%, and %category% /
+    %product_cat% (post.category: the product category path chosen for the post)."""
+    date = post.date.replace("-", " ").replace(":", " ").split(" ")
+    date = (date + ["00"] * 6)[:6]
+    values = dict(zip(STRUCTURE_TAGS[:6], date, strict=True))
+    values |= {"%post_id%": str(post.id), "%category%": post.category,
+               "%product_cat%": post.category}
+    for tag, value in values.items():
+        base = base.replace(tag, value)
+    return base
 
 
 def _post_link(site: LinkSite, post: PostLink) -> str:
@@ -132,6 +149,9 @@ def term_url(site: LinkSite, ctype: ContentType, term_id: int, slug: str,
     if ctype.base is None:
         if ctype.name == "category":
             return home_url(site, f"?cat={term_id}")
+        if not ctype.query_var:
+            # get_term_link() for a taxonomy without rewrite and without a query var.
+            return home_url(site, f"?taxonomy={ctype.name}&term={slug}")
         return home_url(site, f"?{ctype.query_var}={slug}")
     path = "/".join((*ancestors, slug)) if ctype.hierarchical else slug
     return home_url(site, trailing(site, f"{ctype.base}/{path}"))

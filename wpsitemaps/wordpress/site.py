@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import replace
 from datetime import UTC
 from datetime import datetime
 
 from sqlalchemy import Connection
 
 from wpsitemaps.config import Settings
+from wpsitemaps.wordpress import companion
+from wpsitemaps.wordpress import plugintypes
 from wpsitemaps.wordpress.contenttypes import ContentType
+from wpsitemaps.wordpress.contenttypes import Evidence
 from wpsitemaps.wordpress.contenttypes import SiteTypes
 from wpsitemaps.wordpress.contenttypes import builtin_types
-from wpsitemaps.wordpress.contenttypes import discover
+from wpsitemaps.wordpress.discovery import discover
 from wpsitemaps.wordpress.options import SiteOptions
 from wpsitemaps.wordpress.options import load_options
 from wpsitemaps.wordpress.permalinks import LinkSite
+from wpsitemaps.wordpress.queries import types as qtypes
+from wpsitemaps.wordpress.registration import Registration
+from wpsitemaps.wordpress.rewrite import index_root
 from wpsitemaps.wordpress.schema import WPTables
 from wpsitemaps.wordpress.schema import build_tables
 
@@ -53,6 +61,45 @@ def resolve_now(settings: Settings, options: SiteOptions) -> datetime:
     return datetime.now(tz=UTC)
 
 
+def gather_evidence(conn: Connection, tables: WPTables, options: SiteOptions) -> Evidence:
+    """Registrations from the companion's record and from plugins' options and tables."""
+    attrs: list[tuple[str, bool]] | None = None
+    if plugintypes.woocommerce_present(options.raw):
+        attrs = qtypes.attribute_taxonomies(conn, tables)
+    return evidence_from(options, attrs)
+
+
+def evidence_from(options: SiteOptions, attributes: list[tuple[str, bool]] | None = None,
+                  ) -> Evidence:
+    """Evidence from options alone; WooCommerce attributes from the table when read (else
+    from WooCommerce's cached copy of it, `_transient_wc_attribute_taxonomies`)."""
+    raw, root = options.raw, index_root(options.permalink_structure)
+    regs: list[Registration] = []
+    recorded = companion.read_companion(raw.get(companion.OPTION))
+    if recorded is not None:
+        regs += list(recorded.post_types.values())
+        regs += [replace(r, taxonomy=True) for r in recorded.taxonomies.values()]
+    if attributes is None:
+        attributes = plugintypes.parse_attribute_transient(
+            raw.get("_transient_wc_attribute_taxonomies"))
+    regs += plugintypes.woocommerce(raw, root, attributes)
+    regs += plugintypes.events_calendar(raw, root)
+    post_types: dict[str, list[Registration]] = {}
+    taxonomies: dict[str, list[Registration]] = {}
+    for reg in regs:
+        (taxonomies if reg.taxonomy else post_types).setdefault(reg.name, []).append(reg)
+    return Evidence(post_types, taxonomies, companion=recorded is not None)
+
+
+def discover_types(conn: Connection, tables: WPTables, options: SiteOptions,
+                   settings: Settings) -> SiteTypes:
+    """discover() with this database's evidence and its probe for ambiguous taxonomies."""
+    def probe(taxonomies: Sequence[str], post_types: Sequence[str]) -> set[str]:
+        return qtypes.taxonomies_on_published(conn, tables, taxonomies, post_types)
+
+    return discover(options, settings, gather_evidence(conn, tables, options), probe)
+
+
 def build_site(conn: Connection, settings: Settings) -> SiteContext:
     """Read the options and derive types and link facts: the context every provider needs."""
     tables = build_tables(settings.table_prefix, settings.base_prefix)
@@ -60,5 +107,6 @@ def build_site(conn: Connection, settings: Settings) -> SiteContext:
     links = LinkSite(options.home, options.permalink_structure, options.show_on_front,
                      options.page_on_front)
     author = builtin_types(options, settings.author_base)[-1]
-    return SiteContext(settings, tables, options, discover(options, settings), links, author,
+    types = discover_types(conn, tables, options, settings)
+    return SiteContext(settings, tables, options, types, links, author,
                        resolve_now(settings, options))
