@@ -13,6 +13,8 @@ from wpsitemaps.wordpress.contenttypes import ContentType
 from wpsitemaps.wordpress.contenttypes import SiteTypes
 from wpsitemaps.wordpress.contenttypes import builtin_types
 from wpsitemaps.wordpress.contenttypes import discover
+from wpsitemaps.wordpress.languages import Languages
+from wpsitemaps.wordpress.languages import load_languages
 from wpsitemaps.wordpress.options import SiteOptions
 from wpsitemaps.wordpress.options import load_options
 from wpsitemaps.wordpress.permalinks import LinkSite
@@ -33,6 +35,8 @@ class SiteContext:
     now: datetime
     # The blog this context serves: 1 on a single site; a network's blog_id otherwise.
     blog_id: int = 1
+    # Polylang's languages and URL settings; None on a site in one language.
+    languages: Languages | None = None
 
     @property
     def key(self) -> str:
@@ -61,4 +65,5 @@ def build_site(conn: Connection, settings: Settings) -> SiteContext:
                      options.page_on_front)
     author = builtin_types(options, settings.author_base)[-1]
     return SiteContext(settings, tables, options, discover(options, settings), links, author,
-                       resolve_now(settings, options))
+                       resolve_now(settings, options),
+                       languages=load_languages(conn, tables, options))

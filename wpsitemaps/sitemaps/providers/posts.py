@@ -24,6 +24,9 @@ from wpsitemaps.sitemaps.images import page_images
 from wpsitemaps.sitemaps.links import PRIMARY_CATEGORY_KEY
 from wpsitemaps.sitemaps.links import post_links
 from wpsitemaps.sitemaps.providers.base import TypeProvider
+from wpsitemaps.sitemaps.translations import archive_links
+from wpsitemaps.sitemaps.translations import home_links
+from wpsitemaps.sitemaps.translations import post_alternates
 from wpsitemaps.wordpress import permalinks
 from wpsitemaps.wordpress.contenttypes import ContentType
 from wpsitemaps.wordpress.dates import latest
@@ -52,13 +55,14 @@ def post_lastmod(row: Row[Any]) -> Any:
 
 
 def post_entries(conn: Connection, site: SiteContext, ctype: ContentType,
-                 rows: list[Row[Any]]) -> dict[int, UrlEntry]:
+                 rows: list[Row[Any]], alternates: bool = False) -> dict[int, UrlEntry]:
     """{ID: UrlEntry with loc, lastmod and images} for rows of one type, in batched queries;
-    rows whose URL cannot be listed are left out."""
+    rows whose URL cannot be listed are left out. `alternates` adds hreflang links."""
     ids = [int(r.ID) for r in rows]
     meta = qp.meta_values(conn, site.tables, ids, META_KEYS)
     links = post_links(conn, site, ctype, rows, meta)
     images = page_images(conn, site, rows, meta)
+    alts = post_alternates(conn, site, ctype, rows, links) if alternates else {}
     out: dict[int, UrlEntry] = {}
     for r in rows:
         pid = int(r.ID)
@@ -66,14 +70,15 @@ def post_entries(conn: Connection, site: SiteContext, ctype: ContentType,
         if not is_listable(loc):
             log.debug("post %s left out: URL not listable (%d chars)", pid, len(loc))
             continue
-        out[pid] = UrlEntry(loc, post_lastmod(r), images.get(pid, ()))
+        out[pid] = UrlEntry(loc, post_lastmod(r), images.get(pid, ()),
+                            alternates=alts.get(pid, ()))
     return out
 
 
 def build_entries(conn: Connection, site: SiteContext, ctype: ContentType,
                   rows: list[Row[Any]]) -> list[UrlEntry]:
     """post_entries() in row order, each followed by its <!--nextpage--> states."""
-    built = post_entries(conn, site, ctype, rows)
+    built = post_entries(conn, site, ctype, rows, alternates=True)
     out: list[UrlEntry] = []
     for r in rows:
         entry = built.get(int(r.ID))
@@ -157,18 +162,26 @@ class PostTypeProvider(TypeProvider):
                                    lambda: qp.max_modified(conn, site.tables, self.name)))
         if self.name == "post":
             if not opts.static_front:
-                return [UrlEntry(home, type_mod)]
-            if opts.page_for_posts > 0:
-                rows = qp.rows_by_id(conn, site.tables, [opts.page_for_posts])
-                page_type = site.types.post_type("page")
-                if rows and page_type is not None:
-                    url = post_links(conn, site, page_type, rows)[opts.page_for_posts]
-                    return [UrlEntry(encode_url(url), type_mod)]
-            return []
+                return home_links(site, type_mod) or [UrlEntry(home, type_mod)]
+            return self._posts_page(type_mod)
         if opts.yoast_on(f"noindex-ptarchive-{self.name}"):
             return []
         archive = permalinks.archive_url(links, self.ctype)
+        if archive and site.languages is not None:
+            return archive_links(conn, site, self.ctype, archive, type_mod)
         return [UrlEntry(encode_url(archive), type_mod)] if archive else []
+
+    def _posts_page(self, type_mod: Any) -> list[UrlEntry]:
+        """The posts page as the post sitemap's first link (with its translations' hreflang)."""
+        conn, site = self.conn, self.site
+        page_id = site.options.page_for_posts
+        page_type = site.types.post_type("page")
+        rows = qp.rows_by_id(conn, site.tables, [page_id]) if page_id > 0 else []
+        if not rows or page_type is None:
+            return []
+        urls = post_links(conn, site, page_type, rows)
+        alts = post_alternates(conn, site, page_type, rows, urls)
+        return [UrlEntry(encode_url(urls[page_id]), type_mod, alternates=alts.get(page_id, ()))]
 
     def _front_page(self) -> list[UrlEntry]:
         """The static front page's entries (home URL, then /page/N/ parts) if it is listable."""

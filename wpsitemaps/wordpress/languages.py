@@ -1,0 +1,169 @@
+"""The languages of a multilingual site, read from Polylang's own option and terms.
+
+Polylang 3.x (polylang/polylang, include/model.php, include/options.php) stores:
+- the option `polylang` (serialized): `force_lang` (0 content, 1 directory, 2 subdomain,
+  3 domain), `hide_default`, `rewrite` (1: no `/language/` base), `redirect_lang`,
+  `default_lang`, `domains` (lang => URL, domain mode), `media_support`, and the translated
+  custom `post_types` and `taxonomies`;
+- one term per language in the taxonomy `language` (description: serialized `locale`, `rtl`,
+  `flag_code`; order: term_group, then term_id) and a twin in `term_language` (`pll_<slug>`);
+- the translated static front pages and posts pages are the translations of `page_on_front`
+  and `page_for_posts` (include/static-pages.php, get_translation()).
+
+Nothing here builds URLs: wordpress/langlinks.py does, as Polylang's links models do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+
+from sqlalchemy import Connection
+
+from wpsitemaps.wordpress.options import SiteOptions
+from wpsitemaps.wordpress.phpdata import as_dict
+from wpsitemaps.wordpress.phpdata import unserialize
+from wpsitemaps.wordpress.queries import languages as ql
+from wpsitemaps.wordpress.schema import WPTables
+
+ALWAYS_TRANSLATED_POST_TYPES = ("post", "page", "wp_block")
+ALWAYS_TRANSLATED_TAXONOMIES = ("category", "post_tag")
+
+
+@dataclass(frozen=True)
+class Language:
+    """One language: its slug, locale and the terms that tag objects with it."""
+
+    slug: str
+    name: str
+    locale: str
+    tt_id: int  # term_taxonomy_id of its `language` term (posts)
+    term_tt_id: int  # term_taxonomy_id of its `term_language` term (terms)
+
+    @property
+    def w3c(self) -> str:
+        """PLL_Language::$w3c: the locale with a hyphen (de_DE -> de-DE), used for hreflang."""
+        return self.locale.replace("_", "-")
+
+
+@dataclass(frozen=True)
+class Languages:
+    """Polylang's settings and languages for one site."""
+
+    languages: tuple[Language, ...]
+    default: str
+    force_lang: int = 1
+    hide_default: bool = True
+    rewrite: bool = True
+    redirect_lang: bool = False
+    domains: Mapping[str, str] = field(default_factory=dict)
+    post_types: frozenset[str] = frozenset(ALWAYS_TRANSLATED_POST_TYPES)
+    taxonomies: frozenset[str] = frozenset(ALWAYS_TRANSLATED_TAXONOMIES)
+    front_pages: Mapping[str, int] = field(default_factory=dict)  # slug -> page_on_front
+    posts_pages: Mapping[str, int] = field(default_factory=dict)  # slug -> page_for_posts
+    plugin: str = "polylang"
+
+    def by_slug(self, slug: str | None) -> Language | None:
+        """The language with this slug, if any."""
+        return next((lang for lang in self.languages if lang.slug == slug), None)
+
+    def by_tt_id(self) -> dict[int, Language]:
+        """{term_taxonomy_id: language} over both language taxonomies."""
+        out = {lang.tt_id: lang for lang in self.languages}
+        out.update({lang.term_tt_id: lang for lang in self.languages})
+        return out
+
+    def front_page_language(self, post_id: int) -> str | None:
+        """The language whose static front page this is, if any."""
+        return next((slug for slug, pid in self.front_pages.items() if pid == post_id), None)
+
+
+def _description(value: str | None) -> dict[Any, Any]:
+    return as_dict(unserialize(value, "language term description"))
+
+
+def _group(value: str | None) -> dict[str, int]:
+    """A translation group's description as {lang slug: object id}."""
+    out: dict[str, int] = {}
+    for slug, oid in _description(value).items():
+        try:
+            out[str(slug)] = int(oid)
+        except (TypeError, ValueError):
+            continue
+    return out
+
+
+def parse_settings(raw: str | None) -> dict[Any, Any]:
+    """The `polylang` option as a dict ({} when absent or broken)."""
+    return as_dict(unserialize(raw, "option polylang")) if raw else {}
+
+
+def _names(value: Any) -> frozenset[str]:
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    return frozenset(str(v) for v in items)
+
+
+def _static_pages(conn: Connection, t: WPTables, opts: SiteOptions,
+                  languages: tuple[Language, ...]) -> tuple[dict[str, int], dict[str, int]]:
+    """The per-language front pages and posts pages (PLL_Static_Pages::get_translation())."""
+    if opts.show_on_front != "page":
+        return {}, {}
+    wanted = [pid for pid in (opts.page_on_front, opts.page_for_posts) if pid > 0]
+    groups = ql.translation_groups(conn, t, wanted, "post_translations")
+    own = ql.object_languages(conn, t, wanted, [lang.tt_id for lang in languages])
+    by_tt = {lang.tt_id: lang.slug for lang in languages}
+    out: list[dict[str, int]] = []
+    for pid in (opts.page_on_front, opts.page_for_posts):
+        group = _group(groups.get(pid)) if pid > 0 else {}
+        if pid > 0 and not group and own.get(pid) in by_tt:
+            group = {by_tt[own[pid]]: pid}
+        out.append({lang.slug: group[lang.slug] for lang in languages if lang.slug in group})
+    return out[0], out[1]
+
+
+def load_languages(conn: Connection, t: WPTables, opts: SiteOptions) -> Languages | None:
+    """Polylang's languages when the `polylang` option and language terms exist, else None."""
+    settings = parse_settings(opts.raw.get("polylang"))
+    if not settings:
+        return None
+    rows = ql.language_terms(conn, t)
+    twins = {str(r.slug): int(r.term_taxonomy_id) for r in rows if r.taxonomy == "term_language"}
+    languages = tuple(
+        Language(str(r.slug), str(r.name), str(_description(r.description).get("locale") or r.slug),
+                 int(r.term_taxonomy_id), twins.get(f"pll_{r.slug}", 0))
+        for r in rows if r.taxonomy == "language")
+    if not languages:
+        return None
+    default = str(settings.get("default_lang") or languages[0].slug)
+    media = ("attachment",) if _flag(settings.get("media_support")) else ()
+    fronts, posts = _static_pages(conn, t, opts, languages)
+    return Languages(
+        languages, default,
+        force_lang=_int(settings.get("force_lang"), 1),
+        hide_default=_flag(settings.get("hide_default")),
+        rewrite=_flag(settings.get("rewrite")),
+        redirect_lang=_flag(settings.get("redirect_lang")),
+        domains={str(k): str(v).rstrip("/") for k, v in as_dict(settings.get("domains")).items()
+                 if v},
+        post_types=frozenset(ALWAYS_TRANSLATED_POST_TYPES + media) | _names(
+            settings.get("post_types")),
+        taxonomies=frozenset(ALWAYS_TRANSLATED_TAXONOMIES) | _names(settings.get("taxonomies")),
+        front_pages=fronts, posts_pages=posts)
+
+
+def _flag(value: Any) -> bool:
+    return str(value).strip() not in ("", "0", "False", "None")
+
+
+def _int(value: Any, default: int) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def translation_group(value: str | None) -> dict[str, int]:
+    """Public form of _group(): a serialized group as {lang slug: object id}."""
+    return _group(value)
