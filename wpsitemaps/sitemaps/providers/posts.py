@@ -155,7 +155,8 @@ class PostTypeProvider(TypeProvider):
         home = encode_url(permalinks.home_url(links, "/"))
         if self.name == "page":
             front = self._front_page() if opts.static_front else []
-            return front or [UrlEntry(home)]
+            # Yoast's home link is the default language's home on a Polylang site.
+            return front or home_links(site, None)[:1] or [UrlEntry(home)]
         # MAX over every published row of the type: cached like page bounds (it is a pass
         # over the type; 2.5 s on a million posts).
         type_mod = utc(self.cached("max_modified",
