@@ -138,3 +138,15 @@ def test_index_has_no_hreflang(pll_docs: dict[str, bytes]) -> None:
     """The index lists sitemaps only: no xhtml links there."""
     assert b"xhtml" not in pll_docs["/sitemap_index.xml"]
     assert pll_docs["/sitemap_index.xml"].count(SM.strip("{}").encode()) == 1
+
+
+def test_no_unpublished_translation_in_hreflang(pll_docs: dict[str, bytes],
+                                                pll_truth: dict[str, Any]) -> None:
+    """No hreflang link points at a draft, pending, private, future or trashed translation."""
+    hrefs = {link.get("href") for path, body in pll_docs.items() if path != "/sitemap_index.xml"
+             for u in parse_urlset(body) for link in u.element.findall(XHTML + "link")}
+    unpublished = {item[key] for item in pll_truth["private"]["posts"] + pll_truth["excluded"]
+                   if item.get("status") in ("draft", "pending", "private", "future", "trash")
+                   for key in ("loc", "would_be_loc") if item.get(key)}
+    assert len(hrefs) > 80 and len(unpublished) > 20
+    assert sorted(hrefs & unpublished) == []
