@@ -150,3 +150,10 @@ def test_no_unpublished_translation_in_hreflang(pll_docs: dict[str, bytes],
                    for key in ("loc", "would_be_loc") if item.get(key)}
     assert len(hrefs) > 80 and len(unpublished) > 20
     assert sorted(hrefs & unpublished) == []
+
+
+def test_video_uploader_links_carry_the_language(pll_docs: dict[str, bytes]) -> None:
+    """video:uploader info is the author archive as Polylang links it (default language)."""
+    body = pll_docs["/video-sitemap.xml"].decode()
+    assert 'info="http://127.0.0.1:8088/en/author/' in body
+    assert 'info="http://127.0.0.1:8088/author/' not in body
