@@ -10,12 +10,12 @@ from sqlalchemy import Connection
 from sqlalchemy import Row
 
 from wpsitemaps.wordpress import langlinks
+from wpsitemaps.wordpress import objectlangs
 from wpsitemaps.wordpress import permalinks
 from wpsitemaps.wordpress.contenttypes import ContentType
 from wpsitemaps.wordpress.ids import parse_id
 from wpsitemaps.wordpress.languages import Language
 from wpsitemaps.wordpress.permalinks import PostLink
-from wpsitemaps.wordpress.queries import languages as ql
 from wpsitemaps.wordpress.queries import posts as qp
 from wpsitemaps.wordpress.queries import terms as qt
 from wpsitemaps.wordpress.queries import users as qu
@@ -121,14 +121,14 @@ def post_links(conn: Connection, site: SiteContext, ctype: ContentType,
     return out
 
 
-def post_languages(conn: Connection, site: SiteContext, ids: Sequence[int]) -> dict[int, Language]:
-    """{post ID: its Polylang language} (posts without one are absent)."""
+def post_languages(conn: Connection, site: SiteContext, post_type: str,
+                   ids: Sequence[int]) -> dict[int, Language]:
+    """{post ID: its language} for posts of one type (posts without one are absent)."""
     langs = site.languages
     if langs is None or not ids:
         return {}
-    by_tt = langs.by_tt_id()
-    found = ql.object_languages(conn, site.tables, ids, [lang.tt_id for lang in langs.languages])
-    return {pid: by_tt[tt] for pid, tt in found.items() if tt in by_tt}
+    found = objectlangs.post_languages(conn, site.tables, langs, post_type, ids)
+    return {pid: lang for pid, slug in found.items() if (lang := langs.by_slug(slug))}
 
 
 def _with_languages(conn: Connection, site: SiteContext, ctype: ContentType,
@@ -140,7 +140,7 @@ def _with_languages(conn: Connection, site: SiteContext, ctype: ContentType,
     langs = site.languages
     if langs is None or ctype.name not in langs.post_types:
         return urls
-    found = post_languages(conn, site, [int(r.ID) for r in rows])
+    found = post_languages(conn, site, ctype.name, [int(r.ID) for r in rows])
     out: dict[int, str] = {}
     for pid, url in urls.items():
         lang = found.get(pid)

@@ -20,10 +20,10 @@ from wpsitemaps.entries import Alternate
 from wpsitemaps.entries import UrlEntry
 from wpsitemaps.sitemaps.links import post_links
 from wpsitemaps.wordpress import langlinks
+from wpsitemaps.wordpress import objectlangs
 from wpsitemaps.wordpress.contenttypes import ContentType
 from wpsitemaps.wordpress.languages import Language
 from wpsitemaps.wordpress.languages import Languages
-from wpsitemaps.wordpress.languages import translation_group
 from wpsitemaps.wordpress.queries import languages as ql
 from wpsitemaps.wordpress.queries import posts as qp
 from wpsitemaps.wordpress.site import SiteContext
@@ -41,18 +41,6 @@ def translated_taxonomy(site: SiteContext, name: str) -> Languages | None:
     """The site's languages when terms of this taxonomy have one, else None."""
     langs = site.languages
     return langs if langs is not None and name in langs.taxonomies else None
-
-
-def term_languages(conn: Connection, site: SiteContext,
-                   term_ids: Sequence[int]) -> dict[int, Language]:
-    """{term_id: its Polylang language} (terms without one are absent)."""
-    langs = site.languages
-    if langs is None or not term_ids:
-        return {}
-    by_tt = langs.by_tt_id()
-    found = ql.object_languages(conn, site.tables, term_ids,
-                                [lang.term_tt_id for lang in langs.languages])
-    return {tid: by_tt[tt] for tid, tt in found.items() if tt in by_tt}
 
 
 def as_alternates(pairs: Sequence[tuple[str, str]]) -> Alternates:
@@ -84,8 +72,7 @@ def post_alternates(conn: Connection, site: SiteContext, ctype: ContentType,
     if langs is None or not rows:
         return {}
     ids = [int(r.ID) for r in rows]
-    groups = {pid: translation_group(text) for pid, text in
-              ql.translation_groups(conn, site.tables, ids, "post_translations").items()}
+    groups = objectlangs.post_groups(conn, site.tables, langs, ctype.name, ids)
     others = {oid for g in groups.values() for oid in g.values()} - set(own_urls)
     statuses = ql.post_statuses(conn, site.tables, others)
     readable = [oid for oid, status in statuses.items() if status == "publish"]
@@ -134,24 +121,25 @@ def archive_links(conn: Connection, site: SiteContext, ctype: ContentType, archi
         return [UrlEntry(encode_url(archive), lastmod)]
     urls = {lang.slug: langlinks.add_language(site.links, langs, archive, lang.slug)
             for lang in langs.languages}
-    counts = ql.published_counts(conn, site.tables, ctype.name,
-                                 [lang.tt_id for lang in langs.languages])
+    counts = objectlangs.published_counts(conn, site.tables, langs, ctype.name)
     pairs = [(lang, urls[lang.slug]) for lang in langs.languages
-             if counts.get((lang.tt_id, 0), 0) > 0]
+             if counts.get((lang.slug, 0), 0) > 0]
     alts = as_alternates(langlinks.hreflang(langs, pairs, site.options.home))
     return [UrlEntry(encode_url(urls[lang.slug]), lastmod, alternates=alts)
             for lang in _default_first(langs)]
 
 
 def term_translations(conn: Connection, site: SiteContext, taxonomy: str,
-                      term_ids: Sequence[int]) -> tuple[dict[int, Language],
-                                                        dict[int, dict[str, int]]]:
-    """({term_id: language}, {term_id: translation group}) of a translated taxonomy's terms."""
-    if translated_taxonomy(site, taxonomy) is None:
+                      tt_ids: Mapping[int, int]) -> tuple[dict[int, Language],
+                                                          dict[int, dict[str, int]]]:
+    """({term_id: language}, {term_id: translation group}) of a translated taxonomy's terms;
+    `tt_ids` maps each term_id to its term_taxonomy_id."""
+    langs = translated_taxonomy(site, taxonomy)
+    if langs is None:
         return {}, {}
-    groups = ql.translation_groups(conn, site.tables, term_ids, "term_translations")
-    return (term_languages(conn, site, term_ids),
-            {tid: translation_group(text) for tid, text in groups.items()})
+    found = objectlangs.term_languages(conn, site.tables, langs, taxonomy, tt_ids)
+    return ({tid: lang for tid, slug in found.items() if (lang := langs.by_slug(slug))},
+            objectlangs.term_groups(conn, site.tables, langs, taxonomy, tt_ids))
 
 
 def term_link(site: SiteContext, taxonomy: str, url: str, lang: Language | None) -> str:
@@ -174,12 +162,11 @@ def author_alternates(conn: Connection, site: SiteContext) -> Callable[[int, str
     langs = site.languages
     if langs is None:
         return lambda _uid, _url: ()
-    counts = ql.published_counts(conn, site.tables, "post",
-                                 [lang.tt_id for lang in langs.languages], by_author=True)
+    counts = objectlangs.published_counts(conn, site.tables, langs, "post", by_author=True)
 
     def alternates(user_id: int, url: str) -> Alternates:
         pairs = [(lang, langlinks.add_language(site.links, langs, url, lang.slug))
-                 for lang in langs.languages if counts.get((lang.tt_id, user_id), 0) > 0]
+                 for lang in langs.languages if counts.get((lang.slug, user_id), 0) > 0]
         return as_alternates(langlinks.hreflang(langs, pairs, site.options.home))
 
     return alternates

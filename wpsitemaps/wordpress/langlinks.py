@@ -5,7 +5,8 @@ pretty permalinks: `/de/…`, `/language/de/…` without `rewrite`), links-subdo
 (force_lang 2: `de.example.com`), links-domain.php (force_lang 3: one domain per language),
 links-default.php (plain permalinks: `?lang=de`), links-model.php / links-permalinks.php
 (each language's home URL and static front page URL), and the `wp_head` hreflang rules of
-frontend/frontend-filters-links.php.
+frontend/frontend-filters-links.php. WPML's directory and domain modes give the same URLs;
+its parameter mode is PARAMETER (`?lang=de`, the default language without).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from wpsitemaps.wordpress.permalinks import add_query_arg
 from wpsitemaps.wordpress.permalinks import home_url
 from wpsitemaps.wordpress.permalinks import trailing
 
-DIRECTORY, SUBDOMAIN, DOMAIN = 1, 2, 3
+# Polylang's force_lang values; PARAMETER is WPML's `?lang=` mode (language_negotiation_type 3).
+DIRECTORY, SUBDOMAIN, DOMAIN, PARAMETER = 1, 2, 3, 4
 
 
 def _root(site: LinkSite) -> str:
@@ -41,7 +43,7 @@ def add_language(site: LinkSite, langs: Languages, url: str, slug: str | None) -
     """PLL_Links_*::add_language_to_link($url, $slug) for the site's links model."""
     if not slug:
         return url
-    if not site.structure:
+    if not site.structure or langs.force_lang == PARAMETER:
         return url if _hidden(langs, slug) else add_query_arg(url, "lang", slug)
     if langs.force_lang == SUBDOMAIN:
         www = "://www." if "://www." in site.home else "://"
@@ -65,7 +67,7 @@ def add_language(site: LinkSite, langs: Languages, url: str, slug: str | None) -
 
 def language_home(site: LinkSite, langs: Languages, slug: str) -> str:
     """PLL_Links_*::home_url($lang): the language's home, with a trailing slash."""
-    if not site.structure:
+    if not site.structure or langs.force_lang == PARAMETER:
         home = site.home + "/"
         return home if _hidden(langs, slug) else add_query_arg(home, "lang", slug)
     if langs.force_lang == DOMAIN:
@@ -107,6 +109,11 @@ def hreflang(langs: Languages, urls: Sequence[tuple[Language, str]], home: str,
     """
     if len(urls) < 2:
         return ()
+    if langs.plugin == "wpml":
+        # WPML_SEO_HeadLangs::get_hreflang_code(): icl_languages.tag (else the locale),
+        # lower case with hyphens; no x-default.
+        return tuple(((lang.tag or lang.locale).lower().replace("_", "-"), url)
+                     for lang, url in urls)
     bases = [lang.w3c.split("-")[0] for lang, _ in urls]
     out = [(lang.w3c if bases.count(base) > 1 else base, url)
            for (lang, url), base in zip(urls, bases, strict=True)]

@@ -20,13 +20,8 @@ from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
 
-from sqlalchemy import Connection
-
-from wpsitemaps.wordpress.options import SiteOptions
 from wpsitemaps.wordpress.phpdata import as_dict
 from wpsitemaps.wordpress.phpdata import unserialize
-from wpsitemaps.wordpress.queries import languages as ql
-from wpsitemaps.wordpress.schema import WPTables
 
 ALWAYS_TRANSLATED_POST_TYPES = ("post", "page", "wp_block")
 ALWAYS_TRANSLATED_TAXONOMIES = ("category", "post_tag")
@@ -39,8 +34,9 @@ class Language:
     slug: str
     name: str
     locale: str
-    tt_id: int  # term_taxonomy_id of its `language` term (posts)
-    term_tt_id: int  # term_taxonomy_id of its `term_language` term (terms)
+    tt_id: int = 0  # Polylang: term_taxonomy_id of its `language` term (posts)
+    term_tt_id: int = 0  # Polylang: term_taxonomy_id of its `term_language` term (terms)
+    tag: str = ""  # WPML: icl_languages.tag, its hreflang code
 
     @property
     def w3c(self) -> str:
@@ -63,7 +59,8 @@ class Languages:
     taxonomies: frozenset[str] = frozenset(ALWAYS_TRANSLATED_TAXONOMIES)
     front_pages: Mapping[str, int] = field(default_factory=dict)  # slug -> page_on_front
     posts_pages: Mapping[str, int] = field(default_factory=dict)  # slug -> page_for_posts
-    plugin: str = "polylang"
+    plugin: str = "polylang"  # or "wpml"
+    prefix: str = ""  # WPML: the table prefix of its icl_* tables
 
     def by_slug(self, slug: str | None) -> Language | None:
         """The language with this slug, if any."""
@@ -100,57 +97,19 @@ def parse_settings(raw: str | None) -> dict[Any, Any]:
     return as_dict(unserialize(raw, "option polylang")) if raw else {}
 
 
+def names(value: Any) -> frozenset[str]:
+    """The values of a PHP list or array setting as a set of strings."""
+    return _names(value)
+
+
 def _names(value: Any) -> frozenset[str]:
     items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
     return frozenset(str(v) for v in items)
 
 
-def _static_pages(conn: Connection, t: WPTables, opts: SiteOptions,
-                  languages: tuple[Language, ...]) -> tuple[dict[str, int], dict[str, int]]:
-    """The per-language front pages and posts pages (PLL_Static_Pages::get_translation())."""
-    if opts.show_on_front != "page":
-        return {}, {}
-    wanted = [pid for pid in (opts.page_on_front, opts.page_for_posts) if pid > 0]
-    groups = ql.translation_groups(conn, t, wanted, "post_translations")
-    own = ql.object_languages(conn, t, wanted, [lang.tt_id for lang in languages])
-    by_tt = {lang.tt_id: lang.slug for lang in languages}
-    out: list[dict[str, int]] = []
-    for pid in (opts.page_on_front, opts.page_for_posts):
-        group = _group(groups.get(pid)) if pid > 0 else {}
-        if pid > 0 and not group and own.get(pid) in by_tt:
-            group = {by_tt[own[pid]]: pid}
-        out.append({lang.slug: group[lang.slug] for lang in languages if lang.slug in group})
-    return out[0], out[1]
-
-
-def load_languages(conn: Connection, t: WPTables, opts: SiteOptions) -> Languages | None:
-    """Polylang's languages when the `polylang` option and language terms exist, else None."""
-    settings = parse_settings(opts.raw.get("polylang"))
-    if not settings:
-        return None
-    rows = ql.language_terms(conn, t)
-    twins = {str(r.slug): int(r.term_taxonomy_id) for r in rows if r.taxonomy == "term_language"}
-    languages = tuple(
-        Language(str(r.slug), str(r.name), str(_description(r.description).get("locale") or r.slug),
-                 int(r.term_taxonomy_id), twins.get(f"pll_{r.slug}", 0))
-        for r in rows if r.taxonomy == "language")
-    if not languages:
-        return None
-    default = str(settings.get("default_lang") or languages[0].slug)
-    media = ("attachment",) if _flag(settings.get("media_support")) else ()
-    fronts, posts = _static_pages(conn, t, opts, languages)
-    return Languages(
-        languages, default,
-        force_lang=_int(settings.get("force_lang"), 1),
-        hide_default=_flag(settings.get("hide_default")),
-        rewrite=_flag(settings.get("rewrite")),
-        redirect_lang=_flag(settings.get("redirect_lang")),
-        domains={str(k): str(v).rstrip("/") for k, v in as_dict(settings.get("domains")).items()
-                 if v},
-        post_types=frozenset(ALWAYS_TRANSLATED_POST_TYPES + media) | _names(
-            settings.get("post_types")),
-        taxonomies=frozenset(ALWAYS_TRANSLATED_TAXONOMIES) | _names(settings.get("taxonomies")),
-        front_pages=fronts, posts_pages=posts)
+def flag(value: Any) -> bool:
+    """A PHP-ish boolean setting ('1', 1, true) as bool."""
+    return _flag(value)
 
 
 def _flag(value: Any) -> bool:

@@ -24,7 +24,7 @@ OPTION_NAMES = (
     "page_on_front", "page_for_posts", "blog_public", "blogname", "WPLANG", "timezone_string",
     "gmt_offset", "upload_path", "upload_url_path", "rewrite_rules", "wpseo_titles",
     "wpseo_taxonomy_meta", "wpseo", "sticky_posts", "default_category", "active_plugins",
-    "polylang",
+    "polylang", "icl_sitepress_settings",
 )
 YOAST_TRUE = (True, 1, "1", "on", "true")
 YOAST_PLUGINS = ("wordpress-seo/", "wordpress-seo-premium/")

@@ -13,8 +13,8 @@ from wpsitemaps.wordpress.contenttypes import ContentType
 from wpsitemaps.wordpress.contenttypes import SiteTypes
 from wpsitemaps.wordpress.contenttypes import builtin_types
 from wpsitemaps.wordpress.contenttypes import discover
+from wpsitemaps.wordpress.langload import load_languages
 from wpsitemaps.wordpress.languages import Languages
-from wpsitemaps.wordpress.languages import load_languages
 from wpsitemaps.wordpress.options import SiteOptions
 from wpsitemaps.wordpress.options import load_options
 from wpsitemaps.wordpress.permalinks import LinkSite
@@ -66,4 +66,4 @@ def build_site(conn: Connection, settings: Settings) -> SiteContext:
     author = builtin_types(options, settings.author_base)[-1]
     return SiteContext(settings, tables, options, discover(options, settings), links, author,
                        resolve_now(settings, options),
-                       languages=load_languages(conn, tables, options))
+                       languages=load_languages(conn, tables, options, settings.table_prefix))

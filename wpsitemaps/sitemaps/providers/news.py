@@ -156,7 +156,9 @@ def news_entries(conn: Connection, site: SiteContext, rows: list[Row[Any]]) -> l
     name, language = publication_name(site), news_language(site.options.locale)
     # On a Polylang site an article's language is its own (Yoast News SEO asks get_locale(),
     # which Polylang switches to the post's language on its page).
-    languages = post_languages(conn, site, [int(r.ID) for r in rows])
+    languages = {pid: lang for type_name, type_rows in by_type.items()
+                 for pid, lang in post_languages(conn, site, type_name,
+                                                 [int(r.ID) for r in type_rows]).items()}
     built: dict[int, UrlEntry] = {}
     for type_name, type_rows in by_type.items():
         ctype = site.types.post_type(type_name)

@@ -110,7 +110,8 @@ class TaxonomyProvider(TypeProvider):
         family = _descendants(rows)
         yoast = _yoast_term_meta(site, self.name)
         rank_math = qt.rank_math_noindex_terms(conn, site.tables, by_id)
-        languages, groups = term_translations(conn, site, self.name, list(by_id))
+        languages, groups = term_translations(
+            conn, site, self.name, {tid: int(r.term_taxonomy_id) for tid, r in by_id.items()})
         urls = {tid: term_link(site, self.name, permalinks.term_url(
             site.links, self.ctype, tid, str(r.slug), _ancestors(tid, by_id)), languages.get(tid))
             for tid, r in by_id.items()}
