@@ -10,7 +10,9 @@ Polylang 3.x (polylang/polylang, include/model.php, include/options.php) stores:
 - the translated static front pages and posts pages are the translations of `page_on_front`
   and `page_for_posts` (include/static-pages.php, get_translation()).
 
-Nothing here builds URLs: wordpress/langlinks.py does, as Polylang's links models do.
+This module holds the model and the parsing of Polylang's serialized values; loading (Polylang
+or WPML) is in wordpress/langload.py, object languages in wordpress/objectlangs.py, URLs in
+wordpress/langlinks.py.
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ class Language:
 
 @dataclass(frozen=True)
 class Languages:
-    """Polylang's settings and languages for one site."""
+    """The language plugin's settings and languages for one site (WPML mapped onto
+    Polylang's terms: force_lang, hide_default...)."""
 
     languages: tuple[Language, ...]
     default: str
@@ -66,15 +69,6 @@ class Languages:
         """The language with this slug, if any."""
         return next((lang for lang in self.languages if lang.slug == slug), None)
 
-    def by_tt_id(self) -> dict[int, Language]:
-        """{term_taxonomy_id: language} over both language taxonomies."""
-        out = {lang.tt_id: lang for lang in self.languages}
-        out.update({lang.term_tt_id: lang for lang in self.languages})
-        return out
-
-    def front_page_language(self, post_id: int) -> str | None:
-        """The language whose static front page this is, if any."""
-        return next((slug for slug, pid in self.front_pages.items() if pid == post_id), None)
 
 
 def _description(value: str | None) -> dict[Any, Any]:
@@ -114,13 +108,6 @@ def flag(value: Any) -> bool:
 
 def _flag(value: Any) -> bool:
     return str(value).strip() not in ("", "0", "False", "None")
-
-
-def _int(value: Any, default: int) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
 
 
 def translation_group(value: str | None) -> dict[str, int]:
