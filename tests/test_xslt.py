@@ -130,6 +130,31 @@ def test_urlset_rows_links_and_image_counts() -> None:
     assert cells(page, "images") == ["0", "2", "1"]
 
 
+HREFLANG = (HEAD + f'<urlset {SM} xmlns:xhtml="http://www.w3.org/1999/xhtml">'
+            "<url><loc>https://ex.test/en/</loc>"
+            '<xhtml:link rel="alternate" hreflang="en" href="https://ex.test/en/"/>'
+            '<xhtml:link rel="alternate" hreflang="de" href="https://ex.test/de/"/>'
+            '<xhtml:link rel="alternate" hreflang="x-default" href="https://ex.test/"/>'
+            "</url><url><loc>https://ex.test/en/only/</loc></url></urlset>").encode()
+
+
+def test_urlset_hreflang_column_lists_each_translation() -> None:
+    """A multilingual sitemap gets a Languages column linking each hreflang alternate."""
+    page = render(HREFLANG, "main")
+    assert "Languages" in page.xpath("//thead//th/text()")
+    links = [row.xpath(".//td[contains(@class,'hreflang')]/a") for row in rows(page)]
+    assert [[(a.text_content().strip(), a.get("href")) for a in cell] for cell in links] == [
+        [("en", "https://ex.test/en/"), ("de", "https://ex.test/de/"),
+         ("x-default", "https://ex.test/")], []]
+
+
+def test_urlset_without_hreflang_has_no_languages_column() -> None:
+    """A one-language sitemap keeps its four columns."""
+    page = render(URLSET, "main")
+    assert "Languages" not in page.xpath("//thead//th/text()")
+    assert not page.xpath("//td[contains(@class,'hreflang')]")
+
+
 def test_urlset_heading_counts_and_back_link() -> None:
     """A content sitemap names itself, counts URLs and images, and links to the index."""
     page = render(URLSET, "main")

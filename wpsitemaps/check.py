@@ -6,19 +6,26 @@ from collections.abc import Callable
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from wpsitemaps.compare import compare
+from wpsitemaps.compare import report
 from wpsitemaps.config import Settings
 from wpsitemaps.wordpress.db import make_engine
 from wpsitemaps.wordpress.site import build_site
 from wpsitemaps.wordpress.typereport import type_report
 
 
-def run_check(settings: Settings, echo: Callable[[str], None]) -> int:
-    """Print the site facts; 0 when the database is readable, 2 otherwise."""
+def run_check(settings: Settings, echo: Callable[[str], None],
+              compare_yoast: bool = False) -> int:
+    """Print the site facts; 0 when the database is readable (and, with compare_yoast, no URL
+    differs from Yoast's indexables), 1 when URLs differ, 2 when a table cannot be read."""
     engine = make_engine(settings)
+    comparison = None
     try:
         with engine.connect() as conn:
             site = build_site(conn, settings)
-            report = type_report(conn, site)
+            types_report = type_report(conn, site)
+            if compare_yoast:
+                comparison = compare(conn, site)
     except SQLAlchemyError as exc:
         echo(f"cannot read the database: {exc.__class__.__name__}: {exc}")
         return 2
@@ -31,6 +38,14 @@ def run_check(settings: Settings, echo: Callable[[str], None]) -> int:
     echo(f"blog_public   {int(site.options.blog_public)}")
     echo("post types    " + ", ".join(t.name for t in site.types.post_types))
     echo("taxonomies    " + ", ".join(t.name for t in site.types.taxonomies))
-    for line in report:
+    for line in types_report:
         echo(line)
+    if site.languages is not None:
+        langs = site.languages
+        echo(f"languages     {', '.join(lang.slug for lang in langs.languages)} "
+             f"({langs.plugin}, default {langs.default}, force_lang {langs.force_lang}, "
+             f"hide_default {int(langs.hide_default)})")
+    if comparison is not None:
+        report(comparison, echo)
+        return 1 if comparison.differences else 0
     return 0

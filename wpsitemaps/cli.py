@@ -69,7 +69,10 @@ def run_gunicorn(host: str, port: int, workers: int, env: dict[str, str]) -> Non
 
 
 @main.command()
-def check() -> None:
+@click.option("--compare-yoast", is_flag=True,
+              help="Compare every served URL with Yoast's indexables table (exit 1 if any "
+                   "differs).")
+def check(compare_yoast: bool) -> None:
     """Connect, read the options and print what would be served."""
     from wpsitemaps.check import run_check
 
@@ -77,7 +80,7 @@ def check() -> None:
         settings = load_settings()
     except ConfigError as exc:
         fail(str(exc))
-    sys.exit(run_check(settings, click.echo))
+    sys.exit(run_check(settings, click.echo, compare_yoast=compare_yoast))
 
 
 @main.command()

@@ -40,6 +40,14 @@ class NewsEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class Alternate:
+    """One xhtml:link rel="alternate": a translation of the entry (hreflang), or x-default."""
+
+    hreflang: str
+    href: str
+
+
+@dataclass(frozen=True, slots=True)
 class UrlEntry:
     """One <url> of a urlset."""
 
@@ -48,6 +56,7 @@ class UrlEntry:
     images: tuple[ImageEntry, ...] = ()
     videos: tuple[VideoEntry, ...] = ()
     news: NewsEntry | None = None
+    alternates: tuple[Alternate, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

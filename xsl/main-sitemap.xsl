@@ -9,7 +9,8 @@
     xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
     xmlns:sitemap="http://www.sitemaps.org/schemas/sitemap/0.9"
     xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"
-    exclude-result-prefixes="sitemap image">
+    xmlns:xhtml="http://www.w3.org/1999/xhtml"
+    exclude-result-prefixes="sitemap image xhtml">
 
   <xsl:output method="html" doctype-system="about:legacy-compat" encoding="UTF-8"
       indent="yes"/>
@@ -124,9 +125,12 @@ td.date { white-space: nowrap; }
   </xsl:template>
 
   <xsl:template match="sitemap:urlset">
+    <!-- Multilingual sites: one column of hreflang links, only when the sitemap has any. -->
+    <xsl:variable name="has-hreflang" select="boolean(sitemap:url/xhtml:link)"/>
     <table>
       <thead>
         <tr><th class="num">#</th><th>URL</th><th class="num">Images</th>
+          <xsl:if test="$has-hreflang"><th>Languages</th></xsl:if>
           <th>Last modified</th></tr>
       </thead>
       <tbody>
@@ -137,6 +141,16 @@ td.date { white-space: nowrap; }
             <td class="num images" data-label="Images">
               <xsl:value-of select="count(image:image)"/>
             </td>
+            <xsl:if test="$has-hreflang">
+              <td class="hreflang" data-label="Languages">
+                <xsl:for-each select="xhtml:link[@rel = 'alternate']">
+                  <xsl:if test="position() &gt; 1"><xsl:text> </xsl:text></xsl:if>
+                  <a href="{@href}" hreflang="{@hreflang}" title="{@href}">
+                    <xsl:value-of select="@hreflang"/>
+                  </a>
+                </xsl:for-each>
+              </td>
+            </xsl:if>
             <td class="date" data-label="Last modified">
               <xsl:call-template name="date">
                 <xsl:with-param name="value" select="sitemap:lastmod"/>

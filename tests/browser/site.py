@@ -15,6 +15,7 @@ from werkzeug.serving import BaseWSGIServer
 from werkzeug.serving import make_server
 
 from tests.support.builder import Site
+from tests.support.polylang import Polylang
 from wpsitemaps import create_app
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
@@ -86,7 +87,11 @@ def browser_site(home: str = "http://example.test") -> Site:
     for hours in (2, 20):
         site.post(f"Breaking news {hours}h ago", name=f"breaking-{hours}",
                   date=site.now - timedelta(hours=hours))
-    site.post("About", post_type="page", name="about")
+    about = site.post("About", post_type="page", name="about")
+    # A Polylang translation, so the page sitemap carries hreflang links (issue #15).
+    pll = Polylang(site, [("en", "en_US"), ("de", "de_DE")])
+    ueber = site.post("Über uns", post_type="page", name="uber-uns")
+    pll.translations("post", {"en": pll.post(about, "en"), "de": pll.post(ueber, "de")})
     return site
 
 

@@ -120,3 +120,21 @@ def test_without_browser_xslt_iframe_shows_raw_xml(chromium_bin: str, base_url: 
     assert section.xpath(".//table") == []
     assert section.get("data-root") in ("sitemapindex", "urlset")
     assert section.get("data-raw-starts-with-pi") == "true"
+
+
+def hreflang_cells(section: lxml.html.HtmlElement) -> list[list[str]]:
+    """The hreflang codes shown in each row's Languages cell."""
+    return [[a.text_content().strip() for a in row.xpath("td[contains(@class,'hreflang')]/a")]
+            for row in section.xpath(".//table/tbody/tr")]
+
+
+def test_hreflang_shown_by_server_and_browser(chromium_bin: str, base_url: str,
+                                              harness_url: str,
+                                              harness_runs: HarnessCache) -> None:
+    """The language homes' hreflang links show, rendered by the server and by the browser."""
+    served = lxml.html.document_fromstring(
+        chromium.dump_dom(chromium_bin, base_url + "/post-sitemap.xml", xslt=False))
+    client = client_section(chromium_bin, harness_url, harness_runs, True, "/post-sitemap.xml")
+    for page in (served, client):
+        cells = hreflang_cells(page)
+        assert ["en", "de"] in cells and [] in cells, cells

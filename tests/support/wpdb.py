@@ -24,6 +24,8 @@ PEER_SQL = SHARED / "wordpress" / "peer-small.sql"
 PEER_TRUTH = SHARED / "wordpress" / "peer-small.truth.json"
 SHOP_SQL = SHARED / "wordpress" / "shop-small.sql"
 SHOP_TRUTH = SHARED / "wordpress" / "shop-small.truth.json"
+PLL_SQL = SHARED / "wordpress" / "pll-small.sql"
+PLL_TRUTH = SHARED / "wordpress" / "pll-small.truth.json"
 LOAD_SQLITE = SHARED / "wordpress" / "load_sqlite.py"
 VALIDATE = SHARED / "xsd" / "validate.py"
 SQLITE_DDL = REPO / "migrations" / "sqlite" / "wordpress-6.1-core.sql"
@@ -34,9 +36,9 @@ RO_USER = "wpsm_ro"
 RO_PASSWORD = "wpsm_ro"
 
 
-def load_peer_sqlite(path: Path) -> Path:
-    """Convert the shared dump into an SQLite file with the shared loader."""
-    subprocess.run([sys.executable, str(LOAD_SQLITE), str(PEER_SQL), str(path)],
+def load_peer_sqlite(path: Path, dump: Path = PEER_SQL) -> Path:
+    """Convert a shared dump (peer-small by default) into an SQLite file with the loader."""
+    subprocess.run([sys.executable, str(LOAD_SQLITE), str(dump), str(path)],
                    check=True, capture_output=True)
     return path
 

@@ -7,6 +7,7 @@ to the bundled copies, DOCTYPEs are refused and entities never expanded.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,9 @@ LOCAL = {
     "http://www.w3.org/2002/08/xhtml/xhtml1-strict.xsd": "xhtml1-strict.xsd",
 }
 _schemas: dict[str, Any] = {}
+# The audit validates in worker threads; libxml2 compiling two schemas at once can fail
+# to resolve xml:lang (seen in the full test run), so compilation is serialised.
+_compile_lock = threading.Lock()
 
 
 class _LocalResolver(etree.Resolver):  # type: ignore[misc]
@@ -39,12 +43,13 @@ class _LocalResolver(etree.Resolver):  # type: ignore[misc]
 
 def schema(root_name: str) -> Any:
     """The compiled wrapper schema for `urlset` or `sitemapindex` (cached)."""
-    if root_name not in _schemas:
-        parser = etree.XMLParser(no_network=True)
-        parser.resolvers.add(_LocalResolver())
-        doc = etree.parse(str(XSD_DIR / WRAPPER[root_name]), parser)
-        _schemas[root_name] = etree.XMLSchema(doc)
-    return _schemas[root_name]
+    with _compile_lock:
+        if root_name not in _schemas:
+            parser = etree.XMLParser(no_network=True)
+            parser.resolvers.add(_LocalResolver())
+            doc = etree.parse(str(XSD_DIR / WRAPPER[root_name]), parser)
+            _schemas[root_name] = etree.XMLSchema(doc)
+        return _schemas[root_name]
 
 
 def parse(data: bytes) -> Any:

@@ -9,9 +9,12 @@ from typing import Any
 from sqlalchemy import Connection
 from sqlalchemy import Row
 
+from wpsitemaps.wordpress import langlinks
+from wpsitemaps.wordpress import objectlangs
 from wpsitemaps.wordpress import permalinks
 from wpsitemaps.wordpress.contenttypes import ContentType
 from wpsitemaps.wordpress.ids import parse_id
+from wpsitemaps.wordpress.languages import Language
 from wpsitemaps.wordpress.permalinks import PostLink
 from wpsitemaps.wordpress.queries import posts as qp
 from wpsitemaps.wordpress.queries import terms as qt
@@ -145,6 +148,41 @@ def post_links(conn: Connection, site: SiteContext, ctype: ContentType,
                         uris.get(pid, ""), categories.get(pid, ""),
                         authors.get(int(r.post_author or 0), ""))
         out[pid] = permalinks.post_url(site.links, ctype, link)
+    if site.languages is not None:
+        out = _with_languages(conn, site, ctype, rows, out, uris)
+    return out
+
+
+def post_languages(conn: Connection, site: SiteContext, post_type: str,
+                   ids: Sequence[int]) -> dict[int, Language]:
+    """{post ID: its language} for posts of one type (posts without one are absent)."""
+    langs = site.languages
+    if langs is None or not ids:
+        return {}
+    found = objectlangs.post_languages(conn, site.tables, langs, post_type, ids)
+    return {pid: lang for pid, slug in found.items() if (lang := langs.by_slug(slug))}
+
+
+def _with_languages(conn: Connection, site: SiteContext, ctype: ContentType,
+                    rows: Sequence[Row[Any]], urls: dict[int, str],
+                    uris: dict[int, str]) -> dict[int, str]:
+    """Polylang's post_link / post_type_link / _get_page_link filters (the language put
+    into the URL when `force_lang` is set) and its page_link filter (a language's static
+    front page is that language's home: include/static-pages.php)."""
+    langs = site.languages
+    if langs is None or ctype.name not in langs.post_types:
+        return urls
+    found = post_languages(conn, site, ctype.name, [int(r.ID) for r in rows])
+    out: dict[int, str] = {}
+    for pid, url in urls.items():
+        lang = found.get(pid)
+        front = langs.front_pages.get(lang.slug) if lang is not None else None
+        if lang is not None and ctype.name == "page" and front == pid:
+            out[pid] = langlinks.front_page_home(site.links, langs, lang.slug, uris.get(pid, ""))
+        elif lang is not None and langs.force_lang:
+            out[pid] = langlinks.add_language(site.links, langs, url, lang.slug)
+        else:
+            out[pid] = url
     return out
 
 

@@ -54,7 +54,7 @@ def stylesheet_href(home: str, name: str) -> str:
 def render_urlset(entries: Sequence[UrlEntry], stylesheet: str | None) -> bytes:
     """A <urlset> document; extension namespaces only when used, no PI without a stylesheet."""
     ns = {"image": any(e.images for e in entries), "video": any(e.videos for e in entries),
-          "news": any(e.news for e in entries)}
+          "news": any(e.news for e in entries), "xhtml": any(e.alternates for e in entries)}
     text = _env.get_template("urlset.xml").render(entries=entries, stylesheet=stylesheet, ns=ns)
     return text.encode("utf-8")
 

@@ -29,6 +29,7 @@ OPTION_NAMES = (
     "woocommerce_permalinks", "woocommerce_version", "woocommerce_shop_page_id",
     "current_theme_supports_woocommerce", "_transient_wc_attribute_taxonomies",
     "tribe_events_calendar_options", "wpsitemaps_registry",
+    "polylang", "icl_sitepress_settings",
 )
 YOAST_TRUE = (True, 1, "1", "on", "true")
 YOAST_PLUGINS = ("wordpress-seo/", "wordpress-seo-premium/")

@@ -88,6 +88,7 @@ def build_tables(prefix: str = "wp_", base_prefix: str | None = None) -> WPTable
             Column("term_id", BigInteger, primary_key=True),
             Column("name", String(200)),
             Column("slug", String(200)),
+            Column("term_group", BigInteger),
         ),
         term_taxonomy=Table(
             prefix + "term_taxonomy", md,
@@ -96,6 +97,8 @@ def build_tables(prefix: str = "wp_", base_prefix: str | None = None) -> WPTable
             Column("taxonomy", String(32)),
             Column("parent", BigInteger),
             Column("count", BigInteger),
+            # Polylang keeps language data and translation groups here (serialized).
+            Column("description", Text),
         ),
         term_relationships=Table(
             prefix + "term_relationships", md,

@@ -18,6 +18,8 @@ from wpsitemaps.wordpress.contenttypes import Evidence
 from wpsitemaps.wordpress.contenttypes import SiteTypes
 from wpsitemaps.wordpress.contenttypes import builtin_types
 from wpsitemaps.wordpress.discovery import discover
+from wpsitemaps.wordpress.langload import load_languages
+from wpsitemaps.wordpress.languages import Languages
 from wpsitemaps.wordpress.options import SiteOptions
 from wpsitemaps.wordpress.options import load_options
 from wpsitemaps.wordpress.permalinks import LinkSite
@@ -41,6 +43,8 @@ class SiteContext:
     now: datetime
     # The blog this context serves: 1 on a single site; a network's blog_id otherwise.
     blog_id: int = 1
+    # Polylang's languages and URL settings; None on a site in one language.
+    languages: Languages | None = None
 
     @property
     def key(self) -> str:
@@ -109,4 +113,5 @@ def build_site(conn: Connection, settings: Settings) -> SiteContext:
     author = builtin_types(options, settings.author_base)[-1]
     types = discover_types(conn, tables, options, settings)
     return SiteContext(settings, tables, options, types, links, author,
-                       resolve_now(settings, options))
+                       resolve_now(settings, options),
+                       languages=load_languages(conn, tables, options, settings.table_prefix))

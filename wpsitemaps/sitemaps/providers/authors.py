@@ -11,6 +11,8 @@ from wpsitemaps.entries import UrlEntry
 from wpsitemaps.sitemaps.providers.base import Provider
 from wpsitemaps.sitemaps.providers.base import keyed_page
 from wpsitemaps.sitemaps.providers.base import keyed_pages
+from wpsitemaps.sitemaps.translations import author_alternates
+from wpsitemaps.sitemaps.translations import author_link
 from wpsitemaps.wordpress import permalinks
 from wpsitemaps.wordpress.dates import utc
 from wpsitemaps.wordpress.queries import users as qu
@@ -36,12 +38,14 @@ class AuthorProvider(Provider):
     def _authors(self) -> list[tuple[int, UrlEntry]]:
         site = self.site
         out: list[tuple[int, UrlEntry]] = []
+        alternates = author_alternates(self.conn, site)
         for uid, nicename, modified in qu.authors(self.conn, site.tables):
             url = permalinks.author_url(site.links, site.author_type, int(uid),
                                         str(nicename or ""))
-            loc = encode_url(url)
+            loc = encode_url(author_link(site, url))
             if is_listable(loc):
-                out.append((int(uid), UrlEntry(loc, utc(modified))))
+                out.append((int(uid), UrlEntry(loc, utc(modified),
+                                               alternates=alternates(int(uid), url))))
         return out
 
     def compute_bounds(self) -> list[PageBound]:

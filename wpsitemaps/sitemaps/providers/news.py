@@ -30,6 +30,7 @@ from wpsitemaps.entries import NewsEntry
 from wpsitemaps.entries import PageBound
 from wpsitemaps.entries import UrlEntry
 from wpsitemaps.sitemaps.bounds import SharedCache
+from wpsitemaps.sitemaps.links import post_languages
 from wpsitemaps.sitemaps.providers.base import Provider
 from wpsitemaps.sitemaps.providers.posts import PostTypeProvider
 from wpsitemaps.sitemaps.providers.posts import post_entries
@@ -160,6 +161,11 @@ def news_entries(conn: Connection, site: SiteContext, rows: list[Row[Any]]) -> l
     for r in rows:
         by_type[str(r.post_type)].append(r)
     name, language = publication_name(site), news_language(site.options.locale)
+    # On a Polylang site an article's language is its own (Yoast News SEO asks get_locale(),
+    # which Polylang switches to the post's language on its page).
+    languages = {pid: lang for type_name, type_rows in by_type.items()
+                 for pid, lang in post_languages(conn, site, type_name,
+                                                 [int(r.ID) for r in type_rows]).items()}
     built: dict[int, UrlEntry] = {}
     for type_name, type_rows in by_type.items():
         ctype = site.types.post_type(type_name)
@@ -171,6 +177,8 @@ def news_entries(conn: Connection, site: SiteContext, rows: list[Row[Any]]) -> l
             published: datetime | None = utc(r.post_date_gmt)
             if published is None or pid not in entries:
                 continue
-            news = NewsEntry(name, language, published, news_title(str(r.post_title or "")))
+            lang = languages.get(pid)
+            news = NewsEntry(name, news_language(lang.locale) if lang else language, published,
+                             news_title(str(r.post_title or "")))
             built[pid] = replace(entries[pid], news=news)
     return [built[int(r.ID)] for r in rows if int(r.ID) in built]

@@ -26,6 +26,9 @@ from wpsitemaps.sitemaps.images import page_images
 from wpsitemaps.sitemaps.links import PRIMARY_CATEGORY_KEY
 from wpsitemaps.sitemaps.links import post_links
 from wpsitemaps.sitemaps.providers.base import TypeProvider
+from wpsitemaps.sitemaps.translations import archive_links
+from wpsitemaps.sitemaps.translations import home_links
+from wpsitemaps.sitemaps.translations import post_alternates
 from wpsitemaps.wordpress import permalinks
 from wpsitemaps.wordpress.contenttypes import ContentType
 from wpsitemaps.wordpress.dates import latest
@@ -55,15 +58,18 @@ def post_lastmod(row: Row[Any]) -> Any:
 
 def post_entries(conn: Connection, site: SiteContext, ctype: ContentType,
                  rows: list[Row[Any]], meta: dict[int, dict[str, str]] | None = None,
-                 links: dict[int, str] | None = None) -> dict[int, UrlEntry]:
+                 links: dict[int, str] | None = None,
+                 alternates: bool = False) -> dict[int, UrlEntry]:
     """{ID: UrlEntry with loc, lastmod and images} for rows of one type, in batched queries
-    (meta and links when the caller has them); rows whose URL cannot be listed are left out."""
+    (meta and links when the caller has them); rows whose URL cannot be listed are left out.
+    `alternates` adds hreflang links."""
     if meta is None:
         meta = qp.meta_values(conn, site.tables, [int(r.ID) for r in rows], META_KEYS)
     known = links or {}
     missing = [r for r in rows if int(r.ID) not in known]
     links = {**known, **(post_links(conn, site, ctype, missing, meta) if missing else {})}
     images = page_images(conn, site, rows, meta)
+    alts = post_alternates(conn, site, ctype, rows, links) if alternates else {}
     out: dict[int, UrlEntry] = {}
     for r in rows:
         pid = int(r.ID)
@@ -71,7 +77,8 @@ def post_entries(conn: Connection, site: SiteContext, ctype: ContentType,
         if not is_listable(loc):
             log.debug("post %s left out: URL not listable (%d chars)", pid, len(loc))
             continue
-        out[pid] = UrlEntry(loc, post_lastmod(r), images.get(pid, ()))
+        out[pid] = UrlEntry(loc, post_lastmod(r), images.get(pid, ()),
+                            alternates=alts.get(pid, ()))
     return out
 
 
@@ -79,7 +86,7 @@ def build_entries(conn: Connection, site: SiteContext, ctype: ContentType,
                   rows: list[Row[Any]], meta: dict[int, dict[str, str]] | None = None,
                   links: dict[int, str] | None = None) -> list[UrlEntry]:
     """post_entries() in row order, each followed by its <!--nextpage--> states."""
-    built = post_entries(conn, site, ctype, rows, meta, links)
+    built = post_entries(conn, site, ctype, rows, meta, links, alternates=True)
     out: list[UrlEntry] = []
     for r in rows:
         entry = built.get(int(r.ID))
@@ -215,25 +222,34 @@ class PostTypeProvider(TypeProvider):
         home = encode_url(permalinks.home_url(links, "/"))
         if self.name == "page":
             front = self._front_page() if opts.static_front else []
-            return front or [UrlEntry(home)]
+            # Yoast's home link is the default language's home on a Polylang site.
+            return front or home_links(site, None)[:1] or [UrlEntry(home)]
         # MAX over every published row of the type: cached like page bounds (it is a pass
         # over the type; 2.5 s on a million posts).
         type_mod = utc(self.cached("max_modified",
                                    lambda: qp.max_modified(conn, site.tables, self.name)))
         if self.name == "post":
             if not opts.static_front:
-                return [UrlEntry(home, type_mod)]
-            if opts.page_for_posts > 0:
-                rows = qp.rows_by_id(conn, site.tables, [opts.page_for_posts])
-                page_type = site.types.post_type("page")
-                if rows and page_type is not None:
-                    url = post_links(conn, site, page_type, rows)[opts.page_for_posts]
-                    return [UrlEntry(encode_url(url), type_mod)]
-            return []
+                return home_links(site, type_mod) or [UrlEntry(home, type_mod)]
+            return self._posts_page(type_mod)
         if opts.yoast_on(f"noindex-ptarchive-{self.name}"):
             return []
         archive = permalinks.archive_url(links, self.ctype)
+        if archive and site.languages is not None:
+            return archive_links(conn, site, self.ctype, archive, type_mod)
         return [UrlEntry(encode_url(archive), type_mod)] if archive else []
+
+    def _posts_page(self, type_mod: Any) -> list[UrlEntry]:
+        """The posts page as the post sitemap's first link (with its translations' hreflang)."""
+        conn, site = self.conn, self.site
+        page_id = site.options.page_for_posts
+        page_type = site.types.post_type("page")
+        rows = qp.rows_by_id(conn, site.tables, [page_id]) if page_id > 0 else []
+        if not rows or page_type is None:
+            return []
+        urls = post_links(conn, site, page_type, rows)
+        alts = post_alternates(conn, site, page_type, rows, urls)
+        return [UrlEntry(encode_url(urls[page_id]), type_mod, alternates=alts.get(page_id, ()))]
 
     def _front_page(self) -> list[UrlEntry]:
         """The static front page's entries (home URL, then /page/N/ parts) if it is listable."""

@@ -18,11 +18,15 @@ from typing import Any
 
 from wpsitemaps.content.urls import encode_url
 from wpsitemaps.content.urls import is_listable
+from wpsitemaps.entries import Alternate
 from wpsitemaps.entries import PageBound
 from wpsitemaps.entries import UrlEntry
 from wpsitemaps.sitemaps.providers.base import TypeProvider
 from wpsitemaps.sitemaps.providers.base import keyed_page
 from wpsitemaps.sitemaps.providers.base import keyed_pages
+from wpsitemaps.sitemaps.translations import group_alternates
+from wpsitemaps.sitemaps.translations import term_link
+from wpsitemaps.sitemaps.translations import term_translations
 from wpsitemaps.wordpress import permalinks
 from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.dates import utc
@@ -38,6 +42,7 @@ class Term:
     term_id: int
     loc: str
     tt_ids: tuple[int, ...]
+    alternates: tuple[Alternate, ...] = ()
 
 
 def _descendants(rows: Sequence[Any]) -> dict[int, list[int]]:
@@ -93,7 +98,8 @@ class TaxonomyProvider(TypeProvider):
         def compute() -> list[tuple[int, UrlEntry]]:
             terms = self._terms()
             mods = self._lastmods(terms)
-            return [(t.term_id, UrlEntry(t.loc, mods[t.term_id])) for t in terms]
+            return [(t.term_id, UrlEntry(t.loc, mods[t.term_id], alternates=t.alternates))
+                    for t in terms]
 
         return self.cached("terms", compute)
 
@@ -104,23 +110,40 @@ class TaxonomyProvider(TypeProvider):
         family = _descendants(rows)
         yoast = _yoast_term_meta(site, self.name)
         rank_math = qt.rank_math_noindex_terms(conn, site.tables, by_id)
+        languages, groups = term_translations(
+            conn, site, self.name, {tid: int(r.term_taxonomy_id) for tid, r in by_id.items()})
+        urls = {tid: term_link(site, self.name, permalinks.term_url(
+            site.links, self.ctype, tid, str(r.slug), _ancestors(tid, by_id)), languages.get(tid))
+            for tid, r in by_id.items()}
+        # Polylang links a translation whose archive has posts (its own or, hierarchical,
+        # its descendants'): PLL_Frontend_Links::get_translation_url().
+        with_posts = {tid for tid in by_id
+                      if any(int(by_id[d].count or 0) > 0 for d in family[tid])}
         out: list[Term] = []
         for r in rows:
             tid = int(r.term_id)
-            if not any(int(by_id[d].count or 0) > 0 for d in family[tid]):
+            if tid not in with_posts:
                 continue
             settings = yoast.get(tid, {})
             if settings.get("wpseo_noindex") == "noindex" or tid in rank_math:
                 continue
-            url = permalinks.term_url(site.links, self.ctype, tid, str(r.slug),
-                                      _ancestors(tid, by_id))
+            url = urls[tid]
             canonical = str(settings.get("wpseo_canonical") or "").strip()
             loc = encode_url(url)
             if (canonical and canonical != url) or not is_listable(loc):
                 continue
+            alts = self._alternates(tid, groups, {t: urls[t] for t in with_posts})
             out.append(Term(tid, loc, tuple(int(by_id[d].term_taxonomy_id)
-                                            for d in family[tid])))
+                                            for d in family[tid]), alts))
         return out
+
+    def _alternates(self, term_id: int, groups: dict[int, dict[str, int]],
+                    urls: dict[int, str]) -> tuple[Alternate, ...]:
+        langs = self.site.languages
+        group = groups.get(term_id)
+        if langs is None or not group:
+            return ()
+        return group_alternates(langs, group, urls, self.site.options.home)
 
     def _lastmods(self, terms: Sequence[Term]) -> dict[int, datetime | None]:
         dates = qt.term_lastmods(self.conn, self.site.tables,

@@ -45,6 +45,7 @@ from wpsitemaps.sitemaps.links import post_links
 from wpsitemaps.sitemaps.providers.base import Provider
 from wpsitemaps.sitemaps.providers.posts import PostTypeProvider
 from wpsitemaps.sitemaps.providers.posts import post_lastmod
+from wpsitemaps.sitemaps.translations import author_link
 from wpsitemaps.sitemaps.videos import PageVideos
 from wpsitemaps.sitemaps.videos import load_page_videos
 from wpsitemaps.wordpress import permalinks
@@ -168,7 +169,8 @@ def _post_facts(row: Row[Any], found: PageVideos, site: SiteContext) -> PostFact
     uid = int(row.post_author or 0)
     nicename, display = found.authors.get(uid, ("", ""))
     uploader = html.unescape(display).strip() or None
-    info = (encode_url(permalinks.author_url(site.links, site.author_type, uid, nicename))
+    info = (encode_url(author_link(site, permalinks.author_url(site.links, site.author_type,
+                                                                 uid, nicename)))
             if uploader and nicename else None)
     return PostFacts(pid, video_title(str(row.post_title or ""), description), description,
                      utc(row.post_date_gmt), found.featured.get(pid),

@@ -1,0 +1,64 @@
+"""WPML's data beside a builder Site, shaped as WPML documents its tables
+(https://wpml.org/documentation/support/wpml-tables/): `icl_translations` (element_type
+`post_<type>` / `tax_<taxonomy>`, element_id = post ID or term_taxonomy_id, trid,
+language_code, source_language_code), `icl_languages` (code, english_name, major, active,
+default_locale, tag, encode_url), and the option `icl_sitepress_settings`."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from tests.support.builder import Site
+
+SQLITE_DDL = """
+CREATE TABLE "{p}icl_languages" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "code" TEXT,
+  "english_name" TEXT, "major" INTEGER, "active" INTEGER, "default_locale" TEXT, "tag" TEXT,
+  "encode_url" INTEGER);
+CREATE TABLE "{p}icl_translations" ("translation_id" INTEGER PRIMARY KEY AUTOINCREMENT,
+  "element_type" TEXT DEFAULT 'post_post', "element_id" INTEGER, "trid" INTEGER,
+  "language_code" TEXT, "source_language_code" TEXT);
+"""
+
+
+class Wpml:
+    """Languages and translations of a Site, written as WPML's rows."""
+
+    def __init__(self, site: Site, languages: list[tuple[str, str, str]],
+                 **settings: Any) -> None:
+        self.site = site
+        self.languages = languages  # (code, default_locale, tag)
+        self.rows: list[tuple[str, int, int, str, str | None]] = []
+        self.trid = 0
+        values: dict[str, Any] = {
+            "language_negotiation_type": 1, "default_language": languages[0][0],
+            "active_languages": [code for code, _, _ in languages],
+            "urls": {"directory_for_default_language": 0, "show_on_root": ""},
+            "language_domains": {}, "custom_posts_sync_option": {},
+            "taxonomies_sync_option": {}}
+        values.update(settings)
+        site.option("icl_sitepress_settings", values)
+
+    def group(self, element_type: str, members: dict[str, int]) -> None:
+        """One translation group (trid); the first member is the original."""
+        self.trid += 1
+        source = next(iter(members))
+        for code, element_id in members.items():
+            self.rows.append((element_type, element_id, self.trid, code,
+                              None if code == source else source))
+
+    def write_sqlite(self, path: Path) -> str:
+        """Write the site and WPML's tables to SQLite; returns the URL."""
+        url = self.site.write_sqlite(path)
+        con = sqlite3.connect(path)
+        p = self.site.prefix
+        con.executescript(SQLITE_DDL.format(p=p))
+        con.executemany(f'INSERT INTO "{p}icl_languages" (code, english_name, major, active, '
+                        "default_locale, tag, encode_url) VALUES (?, ?, 1, 1, ?, ?, 0)",
+                        [(c, c.upper(), loc, tag) for c, loc, tag in self.languages])
+        con.executemany(f'INSERT INTO "{p}icl_translations" (element_type, element_id, trid, '
+                        "language_code, source_language_code) VALUES (?, ?, ?, ?, ?)", self.rows)
+        con.commit()
+        con.close()
+        return url

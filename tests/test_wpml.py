@@ -1,0 +1,111 @@
+"""WPML sites: languages, URLs and hreflang read from WPML's documented tables and settings.
+
+The rows are shaped as https://wpml.org/documentation/support/wpml-tables/ describes them
+(tests/support/wpml.py); no real WPML wrote them (it is not freely available to run here).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from tests.support.builder import Site
+from tests.support.sitemaps import assert_valid
+from tests.support.sitemaps import parse_urlset
+from tests.support.wpml import Wpml
+from wpsitemaps import create_app
+
+XHTML = "{http://www.w3.org/1999/xhtml}"
+NEWS = "{http://www.google.com/schemas/sitemap-news/0.9}"
+LANGS = [("en", "en_US", "en"), ("de", "de_DE", "de"), ("br", "pt_BR", "pt-br")]
+
+
+def wpml_app(tmp_path: Path, **settings: Any) -> Flask:
+    """A WPML site: a post in en/de/pt-BR, an untranslated post, a draft translation and a
+    translated category pair."""
+    site = Site()
+    wpml = Wpml(site, LANGS, **settings)
+    news = site.term("News", "category", slug="news")
+    nachrichten = site.term("Nachrichten", "category", slug="nachrichten")
+    wpml.group("tax_category", {"en": news, "de": nachrichten})
+    wpml.group("tax_category", {"en": site.uncategorized})
+    fresh = site.now - timedelta(hours=3)
+    hello = site.post("Hello", name="hello", terms=(news,), date=fresh)
+    hallo = site.post("Hallo", name="hallo", terms=(nachrichten,), date=fresh)
+    ola = site.post("Olá", name="ola", terms=(news,), date=fresh)
+    wpml.group("post_post", {"en": hello, "de": hallo, "br": ola})
+    alone = site.post("Alone", name="alone", terms=(news,))
+    draft = site.post("Entwurf", name="entwurf", status="draft")
+    wpml.group("post_post", {"en": alone, "de": draft})
+    url = wpml.write_sqlite(tmp_path / "wpml.sqlite")
+    return create_app({"TESTING": True, "DATABASE_URL": url, "TABLE_PREFIX": "wp_",
+                       "NOW": "option:test_now"})
+
+
+def links(app: Flask, name: str) -> dict[str, list[tuple[str, str]]]:
+    """{loc: [(hreflang, href)]} of one served sitemap (validated)."""
+    body = app.test_client().get(f"/{name}-sitemap.xml").data
+    assert_valid(body, name)
+    return {u.loc: [(a.get("hreflang", ""), a.get("href", ""))
+                    for a in u.element.findall(XHTML + "link")] for u in parse_urlset(body)}
+
+
+def test_directories_with_tags_as_hreflang(tmp_path: Path) -> None:
+    """Directory mode: /de/…, the default language without; hreflang from icl_languages.tag."""
+    got = links(wpml_app(tmp_path), "post")
+    assert got["http://example.test/hello/"] == [
+        ("en", "http://example.test/hello/"), ("de", "http://example.test/de/hallo/"),
+        ("pt-br", "http://example.test/br/ola/")]
+    assert got["http://example.test/alone/"] == []
+
+
+def test_directory_for_default_language(tmp_path: Path) -> None:
+    """urls.directory_for_default_language puts the default language in /en/ too."""
+    got = links(wpml_app(tmp_path, urls={"directory_for_default_language": 1}), "post")
+    assert "http://example.test/en/hello/" in got
+
+
+def test_language_parameter(tmp_path: Path) -> None:
+    """language_negotiation_type 3: ?lang=de, the default language without."""
+    got = links(wpml_app(tmp_path, language_negotiation_type=3), "post")
+    assert "http://example.test/hallo/?lang=de" in got and "http://example.test/hello/" in got
+
+
+def test_language_domains(tmp_path: Path) -> None:
+    """language_negotiation_type 2: each language on its domain from language_domains."""
+    app = wpml_app(tmp_path, language_negotiation_type=2,
+                   language_domains={"de": "example.de", "br": "example.com.br"})
+    got = links(app, "post")
+    assert "http://example.de/hallo/" in got and "http://example.com.br/ola/" in got
+
+
+def test_translated_terms_by_term_taxonomy_id(tmp_path: Path) -> None:
+    """Terms (looked up as tax_category by term_taxonomy_id, here equal to the term_id): the
+    German category is /de/category/nachrichten/, linked to its English twin."""
+    got = links(wpml_app(tmp_path), "category")
+    assert got["http://example.test/de/category/nachrichten/"] == [
+        ("en", "http://example.test/category/news/"),
+        ("de", "http://example.test/de/category/nachrichten/")]
+
+
+def test_news_language_from_wpml(tmp_path: Path) -> None:
+    """news:language is each article's WPML language (pt_BR -> pt)."""
+    body = wpml_app(tmp_path).test_client().get("/news-sitemap.xml").data
+    got = {u.loc: u.element.findtext(f"{NEWS}news/{NEWS}publication/{NEWS}language")
+           for u in parse_urlset(body)}
+    assert got["http://example.test/br/ola/"] == "pt"
+    assert got["http://example.test/de/hallo/"] == "de"
+
+
+def test_settings_without_tables_are_ignored(tmp_path: Path) -> None:
+    """WPML's option left behind without its tables: a one-language site, no error."""
+    site = Site()
+    site.option("icl_sitepress_settings", {"default_language": "en",
+                                           "active_languages": ["en", "de"]})
+    site.post("Hello", name="hello")
+    app = create_app({"TESTING": True, "DATABASE_URL": site.write_sqlite(tmp_path / "w.sqlite"),
+                      "TABLE_PREFIX": "wp_", "NOW": "option:test_now"})
+    assert "http://example.test/hello/" in links(app, "post")

@@ -1,0 +1,172 @@
+"""Languages and hreflang alternates for a batch of posts or terms (Polylang sites).
+
+One query per kind for a whole page: the objects' languages, their translation groups, the
+translations' statuses and rows; URLs come from the same builders as the entries' own
+(sitemaps.links.post_links and wordpress.langlinks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Connection
+from sqlalchemy import Row
+
+from wpsitemaps.content.urls import encode_url
+from wpsitemaps.entries import Alternate
+from wpsitemaps.entries import UrlEntry
+from wpsitemaps.sitemaps.links import post_links
+from wpsitemaps.wordpress import langlinks
+from wpsitemaps.wordpress import objectlangs
+from wpsitemaps.wordpress.contenttypes import ContentType
+from wpsitemaps.wordpress.languages import Language
+from wpsitemaps.wordpress.languages import Languages
+from wpsitemaps.wordpress.queries import languages as ql
+from wpsitemaps.wordpress.queries import posts as qp
+from wpsitemaps.wordpress.site import SiteContext
+
+Alternates = tuple[Alternate, ...]
+
+
+def translated_post_type(site: SiteContext, name: str) -> Languages | None:
+    """The site's languages when posts of this type have one, else None."""
+    langs = site.languages
+    return langs if langs is not None and name in langs.post_types else None
+
+
+def translated_taxonomy(site: SiteContext, name: str) -> Languages | None:
+    """The site's languages when terms of this taxonomy have one, else None."""
+    langs = site.languages
+    return langs if langs is not None and name in langs.taxonomies else None
+
+
+def as_alternates(pairs: Sequence[tuple[str, str]]) -> Alternates:
+    """(hreflang, URL) pairs as entries, URLs encoded like every <loc>."""
+    return tuple(Alternate(code, encode_url(url)) for code, url in pairs)
+
+
+def group_alternates(langs: Languages, group: Mapping[str, int], urls: Mapping[int, str],
+                     home: str, front_page: bool = False) -> Alternates:
+    """hreflang of one object: each language of its group whose member has a URL (readable),
+    in Polylang's language order."""
+    pairs: list[tuple[Language, str]] = []
+    for lang in langs.languages:
+        oid = group.get(lang.slug)
+        if oid is not None and oid in urls:
+            pairs.append((lang, urls[oid]))
+    return as_alternates(langlinks.hreflang(langs, pairs, home, front_page))
+
+
+def post_alternates(conn: Connection, site: SiteContext, ctype: ContentType,
+                    rows: Sequence[Row[Any]], own_urls: Mapping[int, str]) -> dict[int, Alternates]:
+    """{ID: hreflang alternates} for rows of one translated type.
+
+    PLL_Frontend_Links::get_translation_url() links a translation a visitor can read
+    (current_user_can_read(): a public status, so `publish`, password-protected included),
+    by its get_permalink().
+    """
+    langs = translated_post_type(site, ctype.name)
+    if langs is None or not rows:
+        return {}
+    ids = [int(r.ID) for r in rows]
+    groups = objectlangs.post_groups(conn, site.tables, langs, ctype.name, ids)
+    others = {oid for g in groups.values() for oid in g.values()} - set(own_urls)
+    statuses = ql.post_statuses(conn, site.tables, others)
+    readable = [oid for oid, status in statuses.items() if status == "publish"]
+    urls = dict(own_urls)
+    if readable:
+        urls.update(post_links(conn, site, ctype, qp.rows_by_id(conn, site.tables, readable)))
+    fronts = set(langs.front_pages.values())
+    out: dict[int, Alternates] = {}
+    for pid, group in groups.items():
+        alts = group_alternates(langs, group, urls, site.options.home, pid in fronts)
+        if alts:
+            out[pid] = alts
+    return out
+
+
+def _default_first(langs: Languages) -> list[Language]:
+    """The languages with the default (the language a sitemap request is made in) first."""
+    return sorted(langs.languages, key=lambda lang: lang.slug != langs.default)
+
+
+def home_links(site: SiteContext, lastmod: Any) -> list[UrlEntry]:
+    """The post sitemap's first links when the front page shows posts: every language's
+    home (Yoast's own, in the default language, then PLL_WPSEO::add_post_type_archive()
+    adds the others), each with the front page's hreflang."""
+    langs = site.languages
+    if langs is None:
+        return []
+    homes = [(lang, langlinks.language_home(site.links, langs, lang.slug))
+             for lang in langs.languages]
+    alts = as_alternates(langlinks.hreflang(langs, homes, site.options.home, front_page=True))
+    out: list[UrlEntry] = []
+    for lang in _default_first(langs):
+        loc = encode_url(dict((lg.slug, url) for lg, url in homes)[lang.slug])
+        if all(e.loc != loc for e in out):
+            out.append(UrlEntry(loc, lastmod, alternates=alts))
+    return out
+
+
+def archive_links(conn: Connection, site: SiteContext, ctype: ContentType, archive: str,
+                  lastmod: Any) -> list[UrlEntry]:
+    """A translated type's archive in every language (PLL_WPSEO::add_post_type_archive()),
+    each with hreflang to the languages that have published posts of the type
+    (PLL_Frontend_Links::get_translation_url(), is_post_type_archive())."""
+    langs = translated_post_type(site, ctype.name)
+    if langs is None:
+        return [UrlEntry(encode_url(archive), lastmod)]
+    urls = {lang.slug: langlinks.add_language(site.links, langs, archive, lang.slug)
+            for lang in langs.languages}
+    counts = objectlangs.published_counts(conn, site.tables, langs, ctype.name)
+    pairs = [(lang, urls[lang.slug]) for lang in langs.languages
+             if counts.get((lang.slug, 0), 0) > 0]
+    alts = as_alternates(langlinks.hreflang(langs, pairs, site.options.home))
+    return [UrlEntry(encode_url(urls[lang.slug]), lastmod, alternates=alts)
+            for lang in _default_first(langs)]
+
+
+def term_translations(conn: Connection, site: SiteContext, taxonomy: str,
+                      tt_ids: Mapping[int, int]) -> tuple[dict[int, Language],
+                                                          dict[int, dict[str, int]]]:
+    """({term_id: language}, {term_id: translation group}) of a translated taxonomy's terms;
+    `tt_ids` maps each term_id to its term_taxonomy_id."""
+    langs = translated_taxonomy(site, taxonomy)
+    if langs is None:
+        return {}, {}
+    found = objectlangs.term_languages(conn, site.tables, langs, taxonomy, tt_ids)
+    return ({tid: lang for tid, slug in found.items() if (lang := langs.by_slug(slug))},
+            objectlangs.term_groups(conn, site.tables, langs, taxonomy, tt_ids))
+
+
+def term_link(site: SiteContext, taxonomy: str, url: str, lang: Language | None) -> str:
+    """Polylang's term_link filter: the term's language in its URL when `force_lang` is set."""
+    langs = translated_taxonomy(site, taxonomy)
+    if langs is None or lang is None or not langs.force_lang:
+        return url
+    return langlinks.add_language(site.links, langs, url, lang.slug)
+
+
+def author_link(site: SiteContext, url: str) -> str:
+    """Polylang's author_link filter: the URL in the language of the request (the default)."""
+    langs = site.languages
+    return url if langs is None else langlinks.add_language(site.links, langs, url, langs.default)
+
+
+def author_alternates(conn: Connection, site: SiteContext) -> Callable[[int, str], Alternates]:
+    """A function (user ID, author URL without language) -> hreflang: the author archive in
+    each language where the author has published posts of type post (count_posts())."""
+    langs = site.languages
+    if langs is None:
+        return lambda _uid, _url: ()
+    counts = objectlangs.published_counts(conn, site.tables, langs, "post", by_author=True)
+
+    def alternates(user_id: int, url: str) -> Alternates:
+        pairs = [(lang, langlinks.add_language(site.links, langs, url, lang.slug))
+                 for lang in langs.languages if counts.get((lang.slug, user_id), 0) > 0]
+        return as_alternates(langlinks.hreflang(langs, pairs, site.options.home))
+
+    return alternates
