@@ -185,30 +185,54 @@ def _custom(name: str, found: tuple[str, bool] | None, cfg: TypeConfig | None,
                        archive if pretty else None, has_archive=wanted)
 
 
+BUILTIN_NAMES = frozenset({"post", "page", "category", "post_tag"})
+
+
+def _exclusion(name: str, cfg: TypeConfig | None, public: bool, never: frozenset[str],
+               ) -> str | None:
+    """Why a type is not listed: 'never' (WordPress's own internal types), 'config'
+    (excluded by configuration), 'not_public' (no evidence it is public); None if listed."""
+    if cfg is not None and cfg.exclude:
+        return "config"
+    if name in BUILTIN_NAMES:
+        return None
+    if name in never:
+        return "never"
+    return None if public else "not_public"
+
+
+def type_exclusion(name: str, opts: SiteOptions, settings: Settings,
+                   taxonomy: bool = False) -> str | None:
+    """discover()'s verdict on one post type (or taxonomy), by the same rules."""
+    found = read_rules(opts.rewrite_rules)
+    trust = settings.trust_rewrite_rules
+    if taxonomy:
+        cfg = settings.taxonomies.get(name)
+        public = cfg is not None or (name in found.terms and (
+            trust or _yoast_public(opts, name, taxonomy=True)))
+        return _exclusion(name, cfg, public, NEVER_LISTED_TAXONOMIES)
+    cfg = settings.post_types.get(name)
+    public = cfg is not None or (name in found.singles and (
+        trust or name in found.archives or _yoast_public(opts, name, taxonomy=False)))
+    return _exclusion(name, cfg, public, NEVER_LISTED_POST_TYPES)
+
+
 def discover(opts: SiteOptions, settings: Settings) -> SiteTypes:
     """Work out the listed post types and taxonomies (order: builtin, then by name)."""
     found = read_rules(opts.rewrite_rules)
-    trust = settings.trust_rewrite_rules
     post, page, category, tag, _author = builtin_types(opts, settings.author_base)
-    post_types = [post, page]
+    post_types = [t for t in (post, page)
+                  if type_exclusion(t.name, opts, settings) is None]
     for name in sorted(set(found.singles) | set(settings.post_types)):
-        cfg = settings.post_types.get(name)
-        if name in NEVER_LISTED_POST_TYPES or name in ("post", "page") or (cfg and cfg.exclude):
-            continue
-        public = (cfg is not None or trust or name in found.archives
-                  or _yoast_public(opts, name, taxonomy=False))
-        if public:
-            post_types.append(_custom(name, found.singles.get(name), cfg, opts,
+        if name not in ("post", "page") and type_exclusion(name, opts, settings) is None:
+            post_types.append(_custom(name, found.singles.get(name),
+                                      settings.post_types.get(name), opts,
                                       found.archives.get(name)))
-    taxonomies = [category, tag]
+    taxonomies = [t for t in (category, tag)
+                  if type_exclusion(t.name, opts, settings, taxonomy=True) is None]
     for name in sorted(set(found.terms) | set(settings.taxonomies)):
-        cfg = settings.taxonomies.get(name)
-        if name in NEVER_LISTED_TAXONOMIES or name in ("category", "post_tag") or (
-                cfg and cfg.exclude):
-            continue
-        if cfg is not None or trust or _yoast_public(opts, name, taxonomy=True):
-            taxonomies.append(_custom(name, found.terms.get(name), cfg, opts, None))
-    excluded_pt = {n for n, c in settings.post_types.items() if c.exclude}
-    excluded_tx = {n for n, c in settings.taxonomies.items() if c.exclude}
-    return SiteTypes(tuple(t for t in post_types if t.name not in excluded_pt),
-                     tuple(t for t in taxonomies if t.name not in excluded_tx))
+        if name not in ("category", "post_tag") and type_exclusion(
+                name, opts, settings, taxonomy=True) is None:
+            taxonomies.append(_custom(name, found.terms.get(name),
+                                      settings.taxonomies.get(name), opts, None))
+    return SiteTypes(tuple(post_types), tuple(taxonomies))

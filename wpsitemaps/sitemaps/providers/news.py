@@ -102,19 +102,32 @@ class NewsProvider(Provider):
         self.name = name
 
     @cached_property
-    def condition(self) -> ColumnElement[bool]:
-        """The SQL condition for news rows."""
+    def clauses(self) -> list[tuple[str, ColumnElement[bool]]]:
+        """The news condition as named clauses (ANDed by `condition`, evaluated one by one
+        by `wpsitemaps explain`): listed, window, news_excluded, category."""
         t, site = self.site.tables, self.site
         # A type the content sitemaps do not list (unknown, excluded, or noindexed as a whole
         # in wpseo_titles) has no news either; the rest reuse the content sitemaps' condition.
         listed = [p.condition for p in self.post_types
                   if p.name in site.settings.news_post_types]
         if not listed:
-            return false()
-        now = site.now.replace(microsecond=0)
+            return [("listed", false())]
+        start, end = self.window
         ids, slugs = excluded_category_keys(site.settings.news_excluded_categories)
-        return and_(or_(*listed), qn.in_window(t, now - NEWS_WINDOW, now),
-                    ~qn.news_excluded(t), ~qn.in_categories(t, ids, slugs))
+        return [("listed", or_(*listed)), ("window", qn.in_window(t, start, end)),
+                ("news_excluded", ~qn.news_excluded(t)),
+                ("category", ~qn.in_categories(t, ids, slugs))]
+
+    @property
+    def window(self) -> tuple[datetime, datetime]:
+        """The news window (both ends inclusive): the last 48 hours before the site's now."""
+        now = self.site.now.replace(microsecond=0)
+        return now - NEWS_WINDOW, now
+
+    @cached_property
+    def condition(self) -> ColumnElement[bool]:
+        """The SQL condition for news rows."""
+        return and_(*(cond for _, cond in self.clauses))
 
     def per_page(self) -> int:
         """Entries per news page: the configured page size, never above Google's 1,000."""

@@ -94,23 +94,29 @@ def _link_input(row: Row[Any]) -> permalinks.PostLink:
 class PostTypeProvider(TypeProvider):
     """One post type's sitemap (name = post type name: post-sitemap.xml, page-sitemap.xml...)."""
 
-    def _listable(self, keyset: bool) -> ColumnElement[bool]:
-        exclude: list[int] = []
-        if self.name == "page":
-            # Yoast lists the front page and the posts page as first links instead.
-            options = self.site.options
-            exclude = [i for i in (options.page_on_front, options.page_for_posts) if i > 0]
-        return qp.listable(self.site.tables, [self.name], self.self_canonical, exclude, keyset)
+    def _exclude_ids(self) -> list[int]:
+        if self.name != "page":
+            return []
+        # Yoast lists the front page and the posts page as first links instead.
+        options = self.site.options
+        return [i for i in (options.page_on_front, options.page_for_posts) if i > 0]
+
+    def listable_clauses(self, keyset: bool = False) -> qp.Clauses:
+        """The named clauses of `condition` (what `wpsitemaps explain` evaluates)."""
+        return qp.listable_clauses(self.site.tables, [self.name], self.self_canonical,
+                                   self._exclude_ids(), keyset)
 
     @cached_property
     def condition(self) -> ColumnElement[bool]:
         """The SQL condition for listed rows (also used by the news and video sitemaps)."""
-        return self._listable(keyset=False)
+        return qp.listable(self.site.tables, [self.name], self.self_canonical,
+                           self._exclude_ids())
 
     @cached_property
     def keyset_condition(self) -> ColumnElement[bool]:
         """condition, for page queries that walk IDs from a bound."""
-        return self._listable(keyset=True)
+        return qp.listable(self.site.tables, [self.name], self.self_canonical,
+                           self._exclude_ids(), keyset=True)
 
     @cached_property
     def self_canonical(self) -> list[int]:

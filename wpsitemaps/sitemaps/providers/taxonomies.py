@@ -98,28 +98,39 @@ class TaxonomyProvider(TypeProvider):
         return self.cached("terms", compute)
 
     def _terms(self) -> list[Term]:
+        return [term for _, term, _ in self.verdicts() if term is not None]
+
+    def verdicts(self) -> list[tuple[int, Term | None, list[str]]]:
+        """(term_id, Term or None, reasons it is not listed) for every term of the taxonomy,
+        by term_id: the selection itself, which `wpsitemaps explain` reads too."""
         conn, site = self.conn, self.site
         rows = qt.taxonomy_terms(conn, site.tables, self.name)
         by_id = {int(r.term_id): r for r in rows}
         family = _descendants(rows)
         yoast = _yoast_term_meta(site, self.name)
         rank_math = qt.rank_math_noindex_terms(conn, site.tables, by_id)
-        out: list[Term] = []
+        out: list[tuple[int, Term | None, list[str]]] = []
         for r in rows:
             tid = int(r.term_id)
+            reasons: list[str] = []
             if not any(int(by_id[d].count or 0) > 0 for d in family[tid]):
-                continue
+                reasons.append("empty: no published post in it or in a term below it")
             settings = yoast.get(tid, {})
-            if settings.get("wpseo_noindex") == "noindex" or tid in rank_math:
-                continue
+            if settings.get("wpseo_noindex") == "noindex":
+                reasons.append("noindexed by Yoast")
+            if tid in rank_math:
+                reasons.append("noindexed by Rank Math")
             url = permalinks.term_url(site.links, self.ctype, tid, str(r.slug),
                                       _ancestors(tid, by_id))
             canonical = str(settings.get("wpseo_canonical") or "").strip()
             loc = encode_url(url)
-            if (canonical and canonical != url) or not is_listable(loc):
-                continue
-            out.append(Term(tid, loc, tuple(int(by_id[d].term_taxonomy_id)
-                                            for d in family[tid])))
+            if canonical and canonical != url:
+                reasons.append(f"canonical points to {canonical}")
+            if not is_listable(loc):
+                reasons.append(f"its URL cannot be listed: {loc}")
+            term = None if reasons else Term(tid, loc, tuple(
+                int(by_id[d].term_taxonomy_id) for d in family[tid]))
+            out.append((tid, term, reasons))
         return out
 
     def _lastmods(self, terms: Sequence[Term]) -> dict[int, datetime | None]:
