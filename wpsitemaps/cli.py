@@ -100,6 +100,21 @@ def demo(size: int, seed: int, host: str, port: int, db_path: str | None,
         run_gunicorn(host, port, 2, env)
 
 
+@main.command()
+@click.argument("target")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def explain(target: str, as_json: bool) -> None:
+    """Tell whether each sitemap lists TARGET (URL, ?p=ID URL, old-slug URL, ID, term:ID,
+    author:ID) and, if not, every reason."""
+    from wpsitemaps.explain.command import run_explain
+
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        fail(str(exc))
+    sys.exit(run_explain(settings, target, as_json, click.echo))
+
+
 @main.command("robots-lines")
 @click.option("--full", is_flag=True, help="Print the whole robots.txt, not only Sitemap: lines.")
 def robots_lines(full: bool) -> None:

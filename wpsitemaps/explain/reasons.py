@@ -1,0 +1,35 @@
+"""Reasons that hold for a whole site or a whole type, in words a person reads."""
+
+from __future__ import annotations
+
+from wpsitemaps.wordpress.contenttypes import type_exclusion
+from wpsitemaps.wordpress.site import SiteContext
+
+DISCOURAGED = ("the site discourages search engines (Settings > Reading, blog_public = 0): "
+               "every sitemap is empty")
+
+
+def site_reasons(site: SiteContext) -> list[str]:
+    """What keeps every object of the site out (the routes serve empty sitemaps then)."""
+    return [] if site.options.blog_public else [DISCOURAGED]
+
+
+def type_reason(site: SiteContext, name: str, taxonomy: bool = False) -> str:
+    """Why a post type or taxonomy has no sitemap (contenttypes.discover()'s own verdict,
+    then the registry's Yoast switch)."""
+    kind = "taxonomy" if taxonomy else "post type"
+    why = type_exclusion(name, site.options, site.settings, taxonomy)
+    section = "taxonomies" if taxonomy else "post_types"
+    if why == "config":
+        return f"{kind} '{name}' is excluded by configuration ({section}.{name}.exclude)"
+    if why == "never":
+        extra = "; attachments appear as image entries of the posts that show them" if (
+            name == "attachment") else ""
+        return f"{kind} '{name}' is internal to WordPress and never listed{extra}"
+    if why == "not_public":
+        return (f"{kind} '{name}' is not public (no public registration found; if it is "
+                f"public, configure it under [{section}.{name}])")
+    key = f"noindex-tax-{name}" if taxonomy else f"noindex-{name}"
+    if site.options.yoast_on(key):
+        return f"{kind} '{name}' is noindexed as a whole in Yoast's settings ({key})"
+    return f"{kind} '{name}' has no sitemap"
