@@ -45,8 +45,8 @@ def explain_term(registry: Registry, term_id: int, found_by: str) -> list[Explan
             ex.listings.append(Listing("content", str(taxonomy), False, reasons=reasons))
             out.append(ex)
             continue
-        verdict = next(v for v in provider.verdicts() if v[0] == term_id)
-        reasons.extend(verdict[2])
+        _, ex.url, _, why = next(v for v in provider.verdicts() if v[0] == term_id)
+        reasons.extend(why)
         if reasons:
             ex.listings.append(Listing("content", provider.name, False, reasons=reasons))
         else:

@@ -51,12 +51,17 @@ def explain_post(registry: Registry, row: Any, found_by: str) -> Explanation:
 
 
 def _url(registry: Registry, row: Any) -> str:
-    """The post's permalink when it has a listed type and a slug, else WordPress's ?p=ID."""
-    site = registry.site
-    ctype = site.types.post_type(str(row.post_type))
-    if ctype is not None and row.post_name:
-        return encode_url(post_links(registry.conn, site, ctype, [row])[int(row.ID)])
-    return permalinks.home_url(site.links, f"?p={int(row.ID)}")
+    """get_permalink(): the pretty URL of a post with a listed type and a slug, except
+    posts of a status that is not publicly viewable, which WordPress links as ?p=ID
+    (wp_force_plain_post_permalink(), WordPress 5.7+)."""
+    site, pid, ptype = registry.site, int(row.ID), str(row.post_type)
+    ctype = site.types.post_type(ptype)
+    if ctype is not None and row.post_name and row.post_status == "publish":
+        return encode_url(post_links(registry.conn, site, ctype, [row])[pid])
+    query = {"post": f"?p={pid}", "page": f"?page_id={pid}",
+             "attachment": f"?attachment_id={pid}"}.get(
+        ptype, f"?post_type={ptype}&p={pid}")
+    return permalinks.home_url(site.links, query)
 
 
 def _content(registry: Registry, row: Any) -> tuple[Listing, UrlEntry | None]:

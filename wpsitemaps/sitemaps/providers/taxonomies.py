@@ -98,18 +98,18 @@ class TaxonomyProvider(TypeProvider):
         return self.cached("terms", compute)
 
     def _terms(self) -> list[Term]:
-        return [term for _, term, _ in self.verdicts() if term is not None]
+        return [term for _, _, term, _ in self.verdicts() if term is not None]
 
-    def verdicts(self) -> list[tuple[int, Term | None, list[str]]]:
-        """(term_id, Term or None, reasons it is not listed) for every term of the taxonomy,
-        by term_id: the selection itself, which `wpsitemaps explain` reads too."""
+    def verdicts(self) -> list[tuple[int, str, Term | None, list[str]]]:
+        """(term_id, loc, Term or None, reasons it is not listed) for every term of the
+        taxonomy, by term_id: the selection itself, which `wpsitemaps explain` reads too."""
         conn, site = self.conn, self.site
         rows = qt.taxonomy_terms(conn, site.tables, self.name)
         by_id = {int(r.term_id): r for r in rows}
         family = _descendants(rows)
         yoast = _yoast_term_meta(site, self.name)
         rank_math = qt.rank_math_noindex_terms(conn, site.tables, by_id)
-        out: list[tuple[int, Term | None, list[str]]] = []
+        out: list[tuple[int, str, Term | None, list[str]]] = []
         for r in rows:
             tid = int(r.term_id)
             reasons: list[str] = []
@@ -130,7 +130,7 @@ class TaxonomyProvider(TypeProvider):
                 reasons.append(f"its URL cannot be listed: {loc}")
             term = None if reasons else Term(tid, loc, tuple(
                 int(by_id[d].term_taxonomy_id) for d in family[tid]))
-            out.append((tid, term, reasons))
+            out.append((tid, loc, term, reasons))
         return out
 
     def _lastmods(self, terms: Sequence[Term]) -> dict[int, datetime | None]:
