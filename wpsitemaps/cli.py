@@ -117,9 +117,20 @@ def explain(target: str, as_json: bool) -> None:
 
 @main.command("robots-lines")
 @click.option("--full", is_flag=True, help="Print the whole robots.txt, not only Sitemap: lines.")
-def robots_lines(full: bool) -> None:
+@click.option("--feeds", is_flag=True,
+              help="Print the <link rel=\"alternate\"> tags of the feeds for the site's <head>.")
+def robots_lines(full: bool, feeds: bool) -> None:
     """Print the robots.txt lines to paste into an existing robots.txt."""
-    resp = build_app().test_client().get("/robots.txt")
+    app = build_app()
+    if feeds:
+        from wpsitemaps.web.context import load_site
+        from wpsitemaps.web.feeds import head_links
+
+        with app.test_request_context("/"):
+            for line in head_links(load_site()):
+                click.echo(line)
+        return
+    resp = app.test_client().get("/robots.txt")
     if resp.status_code != 200:
         fail(f"robots.txt answered {resp.status}: {resp.get_data(as_text=True).strip()}")
     text = resp.get_data(as_text=True)
