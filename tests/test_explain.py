@@ -128,6 +128,15 @@ def test_author_urls_find_the_user(registry: Registry, truth: dict[str, Any]) ->
         assert one(registry, row["loc"]).id == row["id"]
 
 
+def test_query_var_slug_finds_the_object(registry: Registry, truth: dict[str, Any]) -> None:
+    """A plain-permalink URL by slug (?event=slug, ?tag=slug) finds the event or the tag."""
+    event = truth["post_types"]["event"]["entries"][0]
+    slug = event["loc"].rstrip("/").rsplit("/", 1)[-1]
+    assert one(registry, f"http://127.0.0.1:8080/?event={slug}").id == event["id"]
+    tag = truth["taxonomies"]["post_tag"]["entries"][0]
+    assert one(registry, f"http://127.0.0.1:8080/?tag={tag['slug']}").id == tag["id"]
+
+
 def test_unknown_slug_is_not_found(registry: Registry) -> None:
     """A URL nothing answers to raises NotFound with the slug in words."""
     with pytest.raises(NotFound, match="no-such-thing"):
@@ -249,3 +258,20 @@ def test_cli_text_and_json(peer_sqlite_url: str, monkeypatch: pytest.MonkeyPatch
     assert data[0]["listings"][0]["reasons"] == ["draft"]
     missing = runner.invoke(main, ["explain", "999999"])
     assert missing.exit_code == 1 and "no post with ID 999999" in missing.output
+
+
+@pytest.mark.mariadb
+def test_mariadb_gives_the_same_verdicts(registry: Registry, peer_mariadb_url: str,
+                                         truth: dict[str, Any]) -> None:
+    """On MariaDB every excluded object and every news article gets SQLite's verdicts."""
+    from dataclasses import asdict
+
+    targets = [str(r["id"]) for r in truth["excluded"] + truth["news"]["entries"]]
+    targets += [f"term:{r['id']}" for r in truth["excluded_terms"]]
+    targets += [f"author:{r['id']}" for r in truth["excluded_users"]]
+    settings = load_settings({"DATABASE_URL": peer_mariadb_url, **PEER_CONFIG}, environ={})
+    for conn in _connect(peer_mariadb_url, **PEER_CONFIG):
+        other = Registry(conn, build_site(conn, settings))
+        for target in targets:
+            assert [asdict(e) for e in explain(other, target)] == [
+                asdict(e) for e in explain(registry, target)], target

@@ -85,14 +85,15 @@ def _by_slug(registry: Registry, slug: str, text: str, how: str,
     conn, site = registry.conn, registry.site
     posts = lookup.posts_named(conn, site.tables, slug)
     terms = lookup.terms_named(conn, site.tables, slug)
-    exact = [Target("post", pid, how) for pid in posts if _post_path(registry, pid) == rel]
+    exact = [Target("post", pid, how) for pid in posts
+             if rel is not None and _post_path(registry, pid) == rel]
     for term_id, taxonomy in terms:
         ctype = site.types.taxonomy(taxonomy)
         if rel is not None and ctype is not None and ctype.base and rel.startswith(
                 ctype.base + "/"):
             exact.append(Target("term", term_id, how))
     if exact:
-        return exact[:1] if len(exact) == 1 else exact
+        return exact
     candidates = [Target("post", pid, how) for pid in posts] + [
         Target("term", tid, how) for tid, _ in terms]
     if len(candidates) == 1:
