@@ -275,3 +275,22 @@ def test_mariadb_gives_the_same_verdicts(registry: Registry, peer_mariadb_url: s
         for target in targets:
             assert [asdict(e) for e in explain(other, target)] == [
                 asdict(e) for e in explain(registry, target)], target
+
+
+def test_static_front_and_posts_pages_are_first_links(tmp_path: Path) -> None:
+    """The front page is listed as the page sitemap's first link (the home URL), the posts
+    page as the post sitemap's."""
+    site = Site()
+    front = site.post("Home", post_type="page", name="home")
+    blog = site.post("Blog", post_type="page", name="blog")
+    site.post("A post", name="a-post")
+    site.option("show_on_front", "page")
+    site.option("page_on_front", str(front))
+    site.option("page_for_posts", str(blog))
+    url = site.write_sqlite(tmp_path / "front.sqlite")
+    for conn in _connect(url):
+        settings = load_settings({"DATABASE_URL": url, "NOW": "option:test_now"}, environ={})
+        home, posts = (explain_with(conn, settings, str(i))[0].listings[0] for i in (front, blog))
+    assert (home.listed, home.file, home.loc) == (True, "page-sitemap.xml", "http://example.test/")
+    assert (posts.listed, posts.file, posts.loc) == (True, "post-sitemap.xml",
+                                                     "http://example.test/blog/")
