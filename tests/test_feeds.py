@@ -262,3 +262,17 @@ def test_demo_site_feeds_read_back(tmp_path: Path) -> None:
         assert all(e.id and e.title and e.summary and e.published_parsed for e in entries)
         dates = [calendar.timegm(e.published_parsed) for e in entries]
         assert dates == sorted(dates, reverse=True)
+
+
+def test_noindexed_author_name_is_not_published(tmp_path: Path) -> None:
+    """A post by an author the author sitemap leaves out (Yoast noindex) names the blog."""
+    site = Site()
+    site.option("blogname", "Example Blog")
+    hidden = site.user("hidden", "Hidden Person", wpseo_noindex_author="on")
+    shown = site.user("shown", "Shown Person")
+    site.post("By hidden", name="by-hidden", author=hidden)
+    site.post("By shown", name="by-shown", author=shown)
+    app = serve(tmp_path / "authors.sqlite", site)
+    for feed in ("/rss.xml", "/atom.xml"):
+        authors = [e.author for e in read(app, feed).entries]
+        assert authors == ["Example Blog", "Shown Person"]

@@ -31,6 +31,7 @@ from sqlalchemy import or_
 
 from wpsitemaps.config import ConfigError
 from wpsitemaps.content.videofields import plain_text
+from wpsitemaps.sitemaps.providers.authors import AuthorProvider
 from wpsitemaps.sitemaps.providers.news import news_title
 from wpsitemaps.sitemaps.providers.posts import post_entries
 from wpsitemaps.sitemaps.registry import Registry
@@ -143,6 +144,17 @@ def _rows(registry: Registry, config: FeedConfig) -> list[Row[Any]]:
     return qf.newest(registry.conn, site.tables, or_(*conditions), config.count)
 
 
+def _listed_authors(registry: Registry, rows: list[Row[Any]]) -> dict[int, str]:
+    """{user ID: display name} of the rows' authors that the author sitemap lists: a
+    noindexed author's name is not published here either (the blog name stands in)."""
+    provider = registry.lookup("author")
+    listed = {uid for uid, _ in provider.authors} if isinstance(provider, AuthorProvider) else (
+        set())
+    wanted = {int(r.post_author or 0) for r in rows} & listed
+    found = qv.authors(registry.conn, registry.site.tables, wanted) if wanted else {}
+    return {uid: html.unescape(display).strip() for uid, (_, display) in found.items()}
+
+
 def _items(registry: Registry, config: FeedConfig, rows: list[Row[Any]]) -> list[FeedItem]:
     """FeedItems in row order; a row whose URL cannot be listed is left out, as in sitemaps."""
     conn, site = registry.conn, registry.site
@@ -155,13 +167,13 @@ def _items(registry: Registry, config: FeedConfig, rows: list[Row[Any]]) -> list
         if ctype is not None:
             links.update({pid: e.loc for pid, e in post_entries(conn, site, ctype,
                                                                  typed).items()})
-    authors = qv.authors(conn, site.tables, {int(r.post_author or 0) for r in rows})
+    authors = _listed_authors(registry, rows)
     out: list[FeedItem] = []
     for row in rows:
         pid, published = int(row.ID), utc(row.post_date_gmt)
         if pid not in links or published is None:
             continue
-        name = html.unescape(authors.get(int(row.post_author or 0), ("", ""))[1]).strip()
+        name = authors.get(int(row.post_author or 0), "")
         out.append(FeedItem(tag_uri(registry, config, f"post/{pid}"),
                             news_title(str(row.post_title or "")), links[pid], published,
                             latest(utc(row.post_modified_gmt), published) or published,
