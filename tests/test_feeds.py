@@ -276,3 +276,11 @@ def test_noindexed_author_name_is_not_published(tmp_path: Path) -> None:
     for feed in ("/rss.xml", "/atom.xml"):
         authors = [e.author for e in read(app, feed).entries]
         assert authors == ["Example Blog", "Shown Person"]
+
+
+@pytest.mark.mariadb
+@pytest.mark.parametrize("path", ["/rss.xml", "/atom.xml"])
+def test_mariadb_serves_the_same_feeds(peer: Flask, peer_mariadb_url: str, path: str) -> None:
+    """peer-small on MariaDB gives byte-identical feeds."""
+    other = create_app({"TESTING": True, "DATABASE_URL": peer_mariadb_url, **PEER_CONFIG})
+    assert other.test_client().get(path).data == peer.test_client().get(path).data
