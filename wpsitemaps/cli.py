@@ -110,11 +110,37 @@ def demo(size: int, seed: int, host: str, port: int, db_path: str | None,
         run_gunicorn(host, port, 2, env)
 
 
+@main.command()
+@click.argument("target")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def explain(target: str, as_json: bool) -> None:
+    """Tell whether each sitemap lists TARGET (URL, ?p=ID URL, old-slug URL, ID, term:ID,
+    author:ID) and, if not, every reason."""
+    from wpsitemaps.explain.command import run_explain
+
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        fail(str(exc))
+    sys.exit(run_explain(settings, target, as_json, click.echo))
+
+
 @main.command("robots-lines")
 @click.option("--full", is_flag=True, help="Print the whole robots.txt, not only Sitemap: lines.")
-def robots_lines(full: bool) -> None:
+@click.option("--feeds", is_flag=True,
+              help="Print the <link rel=\"alternate\"> tags of the feeds for the site's <head>.")
+def robots_lines(full: bool, feeds: bool) -> None:
     """Print the robots.txt lines to paste into an existing robots.txt."""
-    resp = build_app(ONE_SHOT).test_client().get("/robots.txt")
+    app = build_app(ONE_SHOT)
+    if feeds:
+        from wpsitemaps.web.context import load_site
+        from wpsitemaps.web.feeds import head_links
+
+        with app.test_request_context("/"):
+            for line in head_links(load_site()):
+                click.echo(line)
+        return
+    resp = app.test_client().get("/robots.txt")
     if resp.status_code != 200:
         fail(f"robots.txt answered {resp.status}: {resp.get_data(as_text=True).strip()}")
     text = resp.get_data(as_text=True)

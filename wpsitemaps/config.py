@@ -87,7 +87,7 @@ SCALAR_KEYS = {
 LIST_KEYS = {"news_post_types", "news_excluded_categories", "exclude_post_types",
              "exclude_taxonomies"}
 TABLE_KEYS = {"post_types", "taxonomies"}
-EXTRA_KEYS = {"headless", "robots"}
+EXTRA_KEYS = {"headless", "robots", "feeds"}
 
 
 def load_settings(overrides: Mapping[str, Any] | None = None,

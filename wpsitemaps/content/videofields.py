@@ -140,22 +140,33 @@ def thumbnail_for(ref: VideoRef, post: PostFacts, extras: VideoExtras) -> str | 
 
 def build_video(ref: VideoRef, post: PostFacts, extras: VideoExtras) -> VideoEntry | None:
     """The video:video entry, or None (reason logged at DEBUG) when Google would reject it."""
+    verdict = video_verdict(ref, post, extras)
+    return None if isinstance(verdict, str) else verdict
+
+
+def video_verdict(ref: VideoRef, post: PostFacts, extras: VideoExtras) -> VideoEntry | str:
+    """The video:video entry, or why Google would reject it (in words, for explain; logged
+    at DEBUG)."""
+    verdict = _verdict(ref, post, extras)
+    if isinstance(verdict, str):
+        log.debug("post %s: %s video %s left out: %s", post.id, ref.kind,
+                  ref.video_id or ref.content_loc or "", verdict)
+    return verdict
+
+
+def _verdict(ref: VideoRef, post: PostFacts, extras: VideoExtras) -> VideoEntry | str:
     content_loc = listable_url(ref.content_loc)
     player_loc = listable_url(ref.player_loc)
-    label = f"post {post.id}: {ref.kind} video {ref.video_id or ref.content_loc or ''}"
     if content_loc is None and player_loc is None:
-        log.debug("%s left out: no player_loc or content_loc", label)
-        return None
+        return "no player_loc or content_loc"
     thumbnail = thumbnail_for(ref, post, extras)
     if thumbnail is None:
-        log.debug("%s left out: no thumbnail (no poster, attachment image, featured image "
-                  "or video_default_thumbnail)", label)
-        return None
+        return ("no thumbnail (no poster, attachment image, featured image or "
+                "video_default_thumbnail)")
     description = clip(extras.description or post.description, MAX_DESCRIPTION)
     title = clip(extras.title or post.title, MAX_TITLE) or clip(description, MAX_TITLE)
     if not title:
-        log.debug("%s left out: no title", label)
-        return None
+        return "no title"
     return VideoEntry(thumbnail, title, description or title, content_loc, player_loc,
                       extras.duration, extras.published or post.published,
                       extras.tags if extras.tags is not None else post.tags,

@@ -22,6 +22,14 @@ def _featured(meta: dict[str, str]) -> int | None:
 def page_images(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]],
                 meta: dict[int, dict[str, str]]) -> dict[int, tuple[ImageEntry, ...]]:
     """{post ID: images} in Yoast's order: featured, content <img>, galleries."""
+    return {pid: tuple(ImageEntry(img.url) for img in found)
+            for pid, found in page_image_sources(conn, site, rows, meta).items()}
+
+
+def page_image_sources(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]],
+                       meta: dict[int, dict[str, str]],
+                       ) -> dict[int, list[images.ResolvedImage]]:
+    """{post ID: images with where each was found} (page_images() without the origins)."""
     home = site.options.home
     found = [(int(r.ID), _featured(meta.get(int(r.ID), {})),
               images.find_images(site.options.public_content(str(r.post_content or "")), home))
@@ -32,9 +40,9 @@ def page_images(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]],
     files = qp.attachment_files(conn, site.tables, wanted) if wanted else {}
     base = site.options.upload_baseurl
     urls = {aid: images.attachment_url(base, f) for aid, f in files.items()}
-    out: dict[int, tuple[ImageEntry, ...]] = {}
+    out: dict[int, list[images.ResolvedImage]] = {}
     for post_id, featured, refs in found:
-        resolved = images.resolve_images(featured, refs, urls, children.get(post_id, []))
+        resolved = images.resolve_image_sources(featured, refs, urls, children.get(post_id, []))
         if resolved:
-            out[post_id] = tuple(ImageEntry(u) for u in resolved)
+            out[post_id] = resolved
     return out

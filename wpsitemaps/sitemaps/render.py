@@ -7,9 +7,12 @@ emitted, so the output is well-formed whatever bytes sit in the database.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Sequence
+from datetime import UTC
 from datetime import datetime
+from email.utils import format_datetime
 from typing import Any
 
 from jinja2 import Environment
@@ -44,6 +47,11 @@ _env = Environment(
     keep_trailing_newline=True,
 )
 _env.filters["w3c"] = _w3c
+# RFC 822 dates for RSS (pubDate, lastBuildDate), always in GMT.
+_env.filters["rfc822"] = lambda value: format_datetime(value.astimezone(UTC), usegmt=True)
+# Plain text as HTML (RSS <description>, Atom type="html"): escaped here once as HTML, then
+# again by autoescaping as XML, as the RSS spec wants HTML inside XML.
+_env.filters["htmltext"] = lambda value: html.escape(clean(str(value)), quote=False)
 
 
 def stylesheet_href(home: str, name: str) -> str:
@@ -63,4 +71,11 @@ def render_index(sitemaps: Sequence[SitemapRef], stylesheet: str | None) -> byte
     """A <sitemapindex> document (no stylesheet PI when stylesheet is None)."""
     text = _env.get_template("sitemap_index.xml").render(sitemaps=sitemaps,
                                                           stylesheet=stylesheet)
+    return text.encode("utf-8")
+
+
+def render_feed(template: str, feed: Any, self_url: str) -> bytes:
+    """An RSS (rss.xml) or Atom (atom.xml) document of a sitemaps.feeds.Feed."""
+    text = _env.get_template(template).render(feed=feed, self_url=self_url,
+                                              epoch=datetime(1970, 1, 1, tzinfo=UTC))
     return text.encode("utf-8")

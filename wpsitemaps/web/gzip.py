@@ -27,7 +27,8 @@ from werkzeug.wrappers.response import Response as BaseResponse
 bp = Blueprint("wpsitemaps_gzip", __name__)
 GZIP_TYPE = "application/gzip"
 COMPRESSIBLE = {"application/xml", "text/xml", "text/plain", "text/html", "text/xsl",
-                "application/xslt+xml", "application/json", "text/css"}
+                "application/xslt+xml", "application/json", "text/css",
+                "application/rss+xml", "application/atom+xml"}
 # Request headers that must not reach the identity request behind a .xml.gz: the twin is
 # always the plain XML document, never a 304, a range, an HTML rendering or gzip-encoded.
 STRIPPED = {"HTTP_ACCEPT", "HTTP_ACCEPT_ENCODING", "HTTP_IF_NONE_MATCH",

@@ -216,11 +216,13 @@ def security_headers(resp: Response) -> Response:
 
 def init_app(app: Flask) -> None:
     """Register the blueprint and the error handlers."""
+    from wpsitemaps.web import feeds
     from wpsitemaps.web import gzip as compress
     from wpsitemaps.web import robots
 
     # First: after_request hooks run in reverse order, so gzip encoding runs last.
     compress.init_app(app)
+    feeds.init_app(app)
     robots.init_app(app)
     app.register_blueprint(bp)
     # DBAPIError covers OperationalError and the drivers' other errors.

@@ -103,20 +103,34 @@ class NewsProvider(Provider):
         self.name = name
 
     @cached_property
-    def condition(self) -> ColumnElement[bool]:
-        """The SQL condition for news rows."""
+    def clauses(self) -> list[tuple[str, ColumnElement[bool]]]:
+        """The news condition as named clauses (ANDed by `condition`, evaluated one by one
+        by `wpsitemaps explain`): listed, window, news_excluded, category."""
         t, site = self.site.tables, self.site
+        start, end = self.window
+        window = qn.in_window(t, start, end)
         # A type the content sitemaps do not list (unknown, excluded, or noindexed as a whole
-        # in wpseo_titles) has no news either; the rest reuse the content sitemaps' condition.
-        now = site.now.replace(microsecond=0)
-        window = qn.in_window(t, now - NEWS_WINDOW, now)
-        # Each type's canonical keep-list is computed over the window only.
-        listed = [p.condition_within(window) for p in self.post_types
+        # in wpseo_titles) has no news either; the rest reuse the content sitemaps' rules,
+        # each type's canonical keep-list computed over the window only (issue #13).
+        listed = [p.listable_within(window) for p in self.post_types
                   if p.name in site.settings.news_post_types]
         if not listed:
-            return false()
+            return [("listed", false())]
         ids, slugs = excluded_category_keys(site.settings.news_excluded_categories)
-        return and_(or_(*listed), window, ~qn.news_excluded(t), ~qn.in_categories(t, ids, slugs))
+        return [("listed", or_(*listed)), ("window", window),
+                ("news_excluded", ~qn.news_excluded(t)),
+                ("category", ~qn.in_categories(t, ids, slugs))]
+
+    @property
+    def window(self) -> tuple[datetime, datetime]:
+        """The news window (both ends inclusive): the last 48 hours before the site's now."""
+        now = self.site.now.replace(microsecond=0)
+        return now - NEWS_WINDOW, now
+
+    @cached_property
+    def condition(self) -> ColumnElement[bool]:
+        """The SQL condition for news rows."""
+        return and_(*(cond for _, cond in self.clauses))
 
     @cached_property
     def bounds(self) -> list[PageBound]:

@@ -129,11 +129,15 @@ class PostTypeProvider(TypeProvider):
         """The SQL condition for listed rows (the bounds and the video sitemap use it)."""
         return qp.listable(self.site.tables, [self.name], self.self_canonical, self._exclude())
 
-    def condition_within(self, within: ColumnElement[bool]) -> ColumnElement[bool]:
-        """condition AND within, its keep-list computed over `within` only (the news window:
-        a query whose cost depends on the window, not on the site)."""
+    def listable_within(self, within: ColumnElement[bool]) -> ColumnElement[bool]:
+        """condition with its keep-list computed over `within` only (the news window: a
+        query whose cost depends on the window, not on the site); exact for rows within."""
         keep = self._self_canonical(within)
-        return and_(qp.listable(self.site.tables, [self.name], keep, self._exclude()), within)
+        return qp.listable(self.site.tables, [self.name], keep, self._exclude())
+
+    def condition_within(self, within: ColumnElement[bool]) -> ColumnElement[bool]:
+        """condition AND within (see listable_within)."""
+        return and_(self.listable_within(within), within)
 
     @cached_property
     def page_condition(self) -> ColumnElement[bool]:
@@ -147,6 +151,11 @@ class PostTypeProvider(TypeProvider):
         the index), its keep-list computed over that range only."""
         keep = self._self_canonical(self.site.tables.posts.c.ID >= first)
         return qp.listable(self.site.tables, [self.name], keep, self._exclude(), keyset=True)
+
+    def listable_clauses(self, keyset: bool = False) -> qp.Clauses:
+        """The named clauses of `condition` (what `wpsitemaps explain` evaluates)."""
+        return qp.listable_clauses(self.site.tables, [self.name], self.self_canonical,
+                                   self._exclude(), keyset)
 
     @cached_property
     def self_canonical(self) -> list[int]:

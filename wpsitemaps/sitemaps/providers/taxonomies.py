@@ -104,6 +104,11 @@ class TaxonomyProvider(TypeProvider):
         return self.cached("terms", compute)
 
     def _terms(self) -> list[Term]:
+        return [term for _, _, term, _ in self.verdicts() if term is not None]
+
+    def verdicts(self) -> list[tuple[int, str, Term | None, list[str]]]:
+        """(term_id, loc, Term or None, reasons it is not listed) for every term of the
+        taxonomy, by term_id: the selection itself, which `wpsitemaps explain` reads too."""
         conn, site = self.conn, self.site
         rows = qt.taxonomy_terms(conn, site.tables, self.name)
         by_id = {int(r.term_id): r for r in rows}
@@ -119,22 +124,30 @@ class TaxonomyProvider(TypeProvider):
         # its descendants'): PLL_Frontend_Links::get_translation_url().
         with_posts = {tid for tid in by_id
                       if any(int(by_id[d].count or 0) > 0 for d in family[tid])}
-        out: list[Term] = []
+        out: list[tuple[int, str, Term | None, list[str]]] = []
         for r in rows:
             tid = int(r.term_id)
+            reasons: list[str] = []
             if tid not in with_posts:
-                continue
+                reasons.append("empty: no published post in it or in a term below it")
             settings = yoast.get(tid, {})
-            if settings.get("wpseo_noindex") == "noindex" or tid in rank_math:
-                continue
+            if settings.get("wpseo_noindex") == "noindex":
+                reasons.append("noindexed by Yoast")
+            if tid in rank_math:
+                reasons.append("noindexed by Rank Math")
             url = urls[tid]
             canonical = str(settings.get("wpseo_canonical") or "").strip()
             loc = encode_url(url)
-            if (canonical and canonical != url) or not is_listable(loc):
-                continue
-            alts = self._alternates(tid, groups, {t: urls[t] for t in with_posts})
-            out.append(Term(tid, loc, tuple(int(by_id[d].term_taxonomy_id)
-                                            for d in family[tid]), alts))
+            if canonical and canonical != url:
+                reasons.append(f"canonical points to {canonical}")
+            if not is_listable(loc):
+                reasons.append(f"its URL cannot be listed: {loc}")
+            term = None
+            if not reasons:
+                alts = self._alternates(tid, groups, {t: urls[t] for t in with_posts})
+                term = Term(tid, loc, tuple(int(by_id[d].term_taxonomy_id)
+                                            for d in family[tid]), alts)
+            out.append((tid, loc, term, reasons))
         return out
 
     def _alternates(self, term_id: int, groups: dict[int, dict[str, int]],

@@ -31,10 +31,11 @@ from wpsitemaps.content.urls import encode_url
 from wpsitemaps.content.urls import is_listable
 from wpsitemaps.content.videofields import PostFacts
 from wpsitemaps.content.videofields import VideoExtras
-from wpsitemaps.content.videofields import build_video
 from wpsitemaps.content.videofields import tag_list
 from wpsitemaps.content.videofields import video_description
 from wpsitemaps.content.videofields import video_title
+from wpsitemaps.content.videofields import video_verdict
+from wpsitemaps.content.videos import VideoRef
 from wpsitemaps.content.yoastvideo import YoastVideo
 from wpsitemaps.content.yoastvideo import merge
 from wpsitemaps.entries import PageBound
@@ -180,6 +181,13 @@ def _post_facts(row: Row[Any], found: PageVideos, site: SiteContext) -> PostFact
 
 def _post_videos(row: Row[Any], found: PageVideos, site: SiteContext) -> list[VideoEntry]:
     """The usable video:video entries of one post, Yoast Video SEO's values first."""
+    return [v for _, v in post_video_verdicts(row, found, site) if isinstance(v, VideoEntry)]
+
+
+def post_video_verdicts(row: Row[Any], found: PageVideos, site: SiteContext,
+                        ) -> list[tuple[VideoRef | None, VideoEntry | str]]:
+    """Each video of one post with its entry or why it is left out (None as the ref: all
+    of the post's videos are switched off)."""
     pid = int(row.ID)
     refs = found.refs.get(pid, [])
     yoast: YoastVideo | None = found.yoast.get(pid)
@@ -187,12 +195,12 @@ def _post_videos(row: Row[Any], found: PageVideos, site: SiteContext) -> list[Vi
     if yoast is not None:
         if yoast.disabled:
             log.debug("post %s: videos left out (Yoast videositemap-disable is on)", pid)
-            return []
+            return [(None, "Yoast Video SEO's videositemap-disable is on for the post")]
         refs, target = merge(refs, yoast)
     if not refs:
         return []
     post = _post_facts(row, found, site)
-    out: list[VideoEntry] = []
+    out: list[tuple[VideoRef | None, VideoEntry | str]] = []
     for index, ref in enumerate(refs):
         att = found.attachments.get(ref.attachment_id or 0)
         extras = VideoExtras(duration=att.meta.duration if att else None,
@@ -202,9 +210,7 @@ def _post_videos(row: Row[Any], found: PageVideos, site: SiteContext) -> list[Vi
             y = yoast.extras
             extras = VideoExtras(y.duration or extras.duration, extras.attachment_thumbnail,
                                  y.thumbnail, y.title, y.description, y.published, y.tags)
-        entry = build_video(ref, post, extras)
-        if entry is not None:
-            out.append(entry)
+        out.append((ref, video_verdict(ref, post, extras)))
     return out
 
 

@@ -44,20 +44,32 @@ def chunks(ids: Iterable[int]) -> Iterable[list[int]]:
         yield items[start:start + IN_CHUNK]
 
 
-def noindexed(t: WPTables) -> ColumnElement[bool]:
-    """EXISTS a post meta row by which an SEO plugin marks the post noindex.
+# The plugins whose post meta marks a post noindex, as explain names them (NOINDEX_PLUGINS)
+# and as noindexed() tests them, from the same list.
+NOINDEX_PLUGINS = ("Yoast", "Rank Math", "All in One SEO", "SEOPress")
+
+
+def _noindex_rules(t: WPTables) -> list[tuple[str, ColumnElement[bool]]]:
+    """(plugin, meta row condition) for each plugin's noindex marker."""
+    m = t.postmeta
+    return [
+        ("Yoast", and_(m.c.meta_key == "_yoast_wpseo_meta-robots-noindex", m.c.meta_value == "1")),
+        ("Rank Math", and_(m.c.meta_key == "rank_math_robots", m.c.meta_value.like("%noindex%"))),
+        ("All in One SEO", and_(m.c.meta_key == "_aioseop_noindex", m.c.meta_value == "on")),
+        ("SEOPress", and_(m.c.meta_key == "_seopress_robots_index", m.c.meta_value == "yes")),
+    ]
+
+
+def noindexed(t: WPTables, plugin: str | None = None) -> ColumnElement[bool]:
+    """EXISTS a post meta row by which an SEO plugin (or the one named) marks the post noindex.
 
     Yoast `_yoast_wpseo_meta-robots-noindex` = '1' ('2' forces index), Rank Math
     `rank_math_robots` (serialized array) containing 'noindex', All in One SEO 3.x
     `_aioseop_noindex` = 'on', SEOPress `_seopress_robots_index` = 'yes'.
     """
     p, m = t.posts, t.postmeta
-    return exists().where(m.c.post_id == p.c.ID, or_(
-        and_(m.c.meta_key == "_yoast_wpseo_meta-robots-noindex", m.c.meta_value == "1"),
-        and_(m.c.meta_key == "rank_math_robots", m.c.meta_value.like("%noindex%")),
-        and_(m.c.meta_key == "_aioseop_noindex", m.c.meta_value == "on"),
-        and_(m.c.meta_key == "_seopress_robots_index", m.c.meta_value == "yes"),
-    ))
+    rules = [cond for name, cond in _noindex_rules(t) if plugin in (None, name)]
+    return exists().where(m.c.post_id == p.c.ID, or_(*rules))
 
 
 def has_canonical(t: WPTables) -> ColumnElement[bool]:
@@ -91,36 +103,70 @@ def _no_index_sqlite(element: NoIndex, compiler: Any, **kw: Any) -> str:
     return "+" + text
 
 
+Clauses = list[tuple[str, ColumnElement[bool]]]
+
+
+def published_clauses(t: WPTables, post_types: Sequence[str], keyset: bool = False) -> Clauses:
+    """The named clauses of published(): ('type', ...), ('status', ...), ('password', ...)."""
+    p = t.posts
+    ptype: ColumnElement[Any] = NoIndex(p.c.post_type) if keyset else p.c.post_type
+    status: ColumnElement[Any] = NoIndex(p.c.post_status) if keyset else p.c.post_status
+    return [("type", ptype.in_(list(post_types))), ("status", status == "publish"),
+            ("password", p.c.post_password == "")]
+
+
 def published(t: WPTables, post_types: Sequence[str], keyset: bool = False,
               ) -> ColumnElement[bool]:
     """Published, not password-protected posts of the given types.
 
     keyset=True: for page queries that walk IDs (see NoIndex).
     """
+    return and_(*(cond for _, cond in published_clauses(t, post_types, keyset)))
+
+
+def listable_clauses(t: WPTables, post_types: Sequence[str], keep_canonical: Sequence[int] = (),
+                     exclude_ids: Sequence[int] = (), keyset: bool = False,
+                     canonical: bool = True) -> Clauses:
+    """The sitemap condition as named clauses, ANDed by listable() and evaluated one by one
+    for a single post by `wpsitemaps explain` (so both read the same rules).
+
+    Names: type, status, password (published_clauses), noindex, canonical, first_link (the
+    front page and posts page, listed as first links instead). canonical=False leaves the
+    canonical rule out, for callers that settle it in Python on the rows they read (the post
+    type pages).
+    """
     p = t.posts
-    ptype: ColumnElement[Any] = NoIndex(p.c.post_type) if keyset else p.c.post_type
-    status: ColumnElement[Any] = NoIndex(p.c.post_status) if keyset else p.c.post_status
-    return and_(ptype.in_(list(post_types)), status == "publish", p.c.post_password == "")
+    clauses = [*published_clauses(t, post_types, keyset), ("noindex", ~noindexed(t))]
+    if canonical:
+        canonical_ok = ~has_canonical(t)
+        if keep_canonical:
+            canonical_ok = or_(canonical_ok, p.c.ID.in_(list(keep_canonical)))
+        clauses.append(("canonical", canonical_ok))
+    if exclude_ids:
+        clauses.append(("first_link", p.c.ID.not_in(list(exclude_ids))))
+    return clauses
 
 
 def listable(t: WPTables, post_types: Sequence[str], keep_canonical: Sequence[int] = (),
              exclude_ids: Sequence[int] = (), keyset: bool = False,
              canonical: bool = True) -> ColumnElement[bool]:
-    """The full sitemap condition: published, indexable, no foreign canonical.
+    """The full sitemap condition: published, indexable, no foreign canonical (see
+    listable_clauses for canonical=False)."""
+    return and_(*(cond for _, cond in listable_clauses(t, post_types, keep_canonical,
+                                                        exclude_ids, keyset, canonical)))
 
-    canonical=False leaves the canonical rule out, for callers that settle it in Python on
-    the rows they read (the post type pages).
-    """
+
+def evaluate(conn: Connection, t: WPTables, clauses: Clauses, post_id: int) -> dict[str, bool]:
+    """{clause name: whether it holds} for one post: one SELECT of every clause."""
     p = t.posts
-    cond = and_(published(t, post_types, keyset), ~noindexed(t))
-    if canonical:
-        canonical_ok = ~has_canonical(t)
-        if keep_canonical:
-            canonical_ok = or_(canonical_ok, p.c.ID.in_(list(keep_canonical)))
-        cond = and_(cond, canonical_ok)
-    if exclude_ids:
-        cond = and_(cond, p.c.ID.not_in(list(exclude_ids)))
-    return cond
+    if not clauses:
+        return {}
+    stmt = select(*(cond.label(f"c{i}") for i, (_, cond) in enumerate(clauses))).where(
+        p.c.ID == post_id)
+    row = conn.execute(stmt).first()
+    if row is None:
+        return {name: False for name, _ in clauses}
+    return {name: bool(value) for (name, _), value in zip(clauses, row, strict=True)}
 
 
 class PageSpan(NamedTuple):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from sqlalchemy import ColumnElement
 from sqlalchemy import Connection
 from sqlalchemy import and_
 from sqlalchemy import exists
@@ -15,21 +16,48 @@ from wpsitemaps.wordpress.queries.posts import chunks
 from wpsitemaps.wordpress.schema import WPTables
 
 
-def authors(conn: Connection, t: WPTables) -> list[Any]:
-    """(ID, user_nicename, MAX(post_modified_gmt)) of users with published posts of type post.
+def published_by(t: WPTables) -> ColumnElement[bool]:
+    """A published post of type post written by the user (count_user_posts(id, 'post', true)
+    counts password-protected posts too, so they count here)."""
+    u, p = t.users, t.posts
+    return and_(p.c.post_author == u.c.ID, p.c.post_type == "post",
+                p.c.post_status == "publish")
 
-    count_user_posts($id, 'post', true) counts password-protected posts too, so they count
-    here; users with Yoast's `wpseo_noindex_author` = 'on' are left out.
-    """
-    u, um, p = t.users, t.usermeta, t.posts
-    noindex = exists().where(um.c.user_id == u.c.ID, um.c.meta_key == "wpseo_noindex_author",
-                             um.c.meta_value == "on")
+
+def author_noindexed(t: WPTables) -> ColumnElement[bool]:
+    """EXISTS Yoast's `wpseo_noindex_author` = 'on' for the user."""
+    u, um = t.users, t.usermeta
+    return exists().where(um.c.user_id == u.c.ID, um.c.meta_key == "wpseo_noindex_author",
+                          um.c.meta_value == "on")
+
+
+def author_clauses(t: WPTables) -> list[tuple[str, ColumnElement[bool]]]:
+    """The author sitemap's rules as named clauses, for one user (`wpsitemaps explain`)."""
+    p = t.posts
+    return [("posts", exists().where(published_by(t)).correlate(t.users)
+             .select_from(p)), ("noindex", ~author_noindexed(t))]
+
+
+def authors(conn: Connection, t: WPTables) -> list[Any]:
+    """(ID, user_nicename, MAX(post_modified_gmt)) of users with published posts of type post,
+    less those Yoast noindexes (author_clauses names the same two rules)."""
+    u, p = t.users, t.posts
     stmt = (select(u.c.ID, u.c.user_nicename, func.max(p.c.post_modified_gmt))
-            .join(p, and_(p.c.post_author == u.c.ID, p.c.post_type == "post",
-                          p.c.post_status == "publish"))
-            .where(~noindex)
+            .join(p, published_by(t))
+            .where(~author_noindexed(t))
             .group_by(u.c.ID, u.c.user_nicename).order_by(u.c.ID))
     return list(conn.execute(stmt))
+
+
+def evaluate_author(conn: Connection, t: WPTables, user_id: int) -> dict[str, bool] | None:
+    """{clause name: whether it holds} for one user; None when there is no such user."""
+    u = t.users
+    clauses = author_clauses(t)
+    stmt = select(u.c.ID, *(cond.label(name) for name, cond in clauses)).where(u.c.ID == user_id)
+    row = conn.execute(stmt).first()
+    if row is None:
+        return None
+    return {name: bool(row[i + 1]) for i, (name, _) in enumerate(clauses)}
 
 
 def nicenames(conn: Connection, t: WPTables, ids: Iterable[int]) -> dict[int, str]:

@@ -1,0 +1,21 @@
+"""SQL for the feeds: the newest rows under a condition, by publication date."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import ColumnElement
+from sqlalchemy import Connection
+from sqlalchemy import select
+
+from wpsitemaps.wordpress.schema import WPTables
+
+
+def newest(conn: Connection, t: WPTables, where: ColumnElement[bool], limit: int) -> list[Any]:
+    """The `limit` newest rows by post_date_gmt (then ID), with page_rows()' columns."""
+    p = t.posts
+    stmt = (select(p.c.ID, p.c.post_type, p.c.post_name, p.c.post_date, p.c.post_date_gmt,
+                   p.c.post_modified_gmt, p.c.post_parent, p.c.post_author, p.c.post_title,
+                   p.c.post_excerpt, p.c.post_content)
+            .where(where).order_by(p.c.post_date_gmt.desc(), p.c.ID.desc()).limit(limit))
+    return list(conn.execute(stmt))
