@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+from collections.abc import Mapping
 from collections.abc import Sequence
 from datetime import UTC
 from datetime import datetime
@@ -28,6 +29,7 @@ from wpsitemaps.sitemaps.render import render_index
 from wpsitemaps.sitemaps.render import render_urlset
 from wpsitemaps.sitemaps.render import stylesheet_href
 from wpsitemaps.web.context import load_sitemaps
+from wpsitemaps.web.display import view_params
 from wpsitemaps.web.xslt import STYLESHEETS
 from wpsitemaps.web.xslt import transform
 from wpsitemaps.web.xslt import wants_html
@@ -51,16 +53,17 @@ def sitemap_url(site: SiteContext, name: str, page: int) -> str:
 
 
 def xml_response(body: bytes, lastmod: datetime | None, kind: str = "main",
-                 negotiate: bool = True) -> BaseResponse:
+                 negotiate: bool = True, view: Mapping[str, str] | None = None) -> BaseResponse:
     """A sitemap response with caching headers; answers 304 to matching conditionals.
 
     A browser's top-level navigation gets the `kind` stylesheet applied here (HTML), since
     browsers are dropping XSLT; everything else (crawlers, fetches) gets the XML (#6).
     negotiate=False always answers XML (the headless API, whose documents carry no PI).
+    `view` holds the stylesheet parameters of the HTML (pager, clock: web/display.py).
     """
     content_type = "application/xml; charset=utf-8"
     if negotiate and wants_html(request.headers):
-        body, content_type = transform(body, kind), "text/html; charset=utf-8"
+        body, content_type = transform(body, kind, view), "text/html; charset=utf-8"
     return cached(Response(body, content_type=content_type), body, lastmod)
 
 
@@ -130,7 +133,11 @@ def sitemap_page(filename: str) -> BaseResponse:
     elif page > 1:
         abort(404, "No such sitemap page.")
     body = render_urlset(entries, stylesheet_href(site.options.home, provider.stylesheet))
-    return xml_response(body, latest(*(e.lastmod for e in entries)), provider.stylesheet)
+    # The news view shows ages against the clock that chose the 48-hour window.
+    view = view_params(name, page, len(bounds),
+                       site.now if provider.stylesheet == "news" else None)
+    return xml_response(body, latest(*(e.lastmod for e in entries)), provider.stylesheet,
+                        view=view)
 
 
 @bp.get("/<any(main, video, news):kind>-sitemap.xsl")
