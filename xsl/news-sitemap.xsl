@@ -63,6 +63,7 @@ td.date { white-space: nowrap; }
 td.thumb img { display: block; width: 160px; max-width: 40vw; height: auto;
   aspect-ratio: 16 / 9; object-fit: cover; background: var(--head); }
 .desc { display: block; font-size: .85rem; color: var(--muted); overflow-wrap: anywhere; }
+.left { display: block; font-size: .85rem; color: var(--muted); }
 @media (max-width: 40rem) {
   body { padding: .75rem; }
   thead { display: none; }
@@ -99,7 +100,7 @@ td.thumb img { display: block; width: 160px; max-width: 40vw; height: auto;
             <thead>
               <tr><th class="num" data-sort="num">#</th><th data-sort="text">Title</th>
                 <th data-sort="num">Publication date</th><th class="num" data-sort="num">Age</th>
-                <th data-sort="num">Leaves the news sitemap</th>
+                <th data-sort="num">Leaves sitemap</th>
                 <th data-sort="text">Language</th></tr>
             </thead>
             <tbody>
@@ -343,8 +344,9 @@ td.thumb img { display: block; width: 160px; max-width: 40vw; height: auto;
 .tools output { color: var(--muted); }
 th button.sort { all: unset; cursor: pointer; }
 th button.sort:focus-visible { outline: 2px solid var(--link); outline-offset: 2px; }
-th[aria-sort="ascending"] button.sort::after { content: " \25B2"; }
-th[aria-sort="descending"] button.sort::after { content: " \25BC"; }
+th button.sort::after { content: " \21C5"; opacity: .45; }
+th[aria-sort="ascending"] button.sort::after { content: " \25B2"; opacity: 1; }
+th[aria-sort="descending"] button.sort::after { content: " \25BC"; opacity: 1; }
 .pager { display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; align-items: baseline; }
     </style>
   </xsl:template>

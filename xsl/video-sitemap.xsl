@@ -220,8 +220,9 @@ td.thumb img { display: block; width: 160px; max-width: 40vw; height: auto;
 .tools output { color: var(--muted); }
 th button.sort { all: unset; cursor: pointer; }
 th button.sort:focus-visible { outline: 2px solid var(--link); outline-offset: 2px; }
-th[aria-sort="ascending"] button.sort::after { content: " \25B2"; }
-th[aria-sort="descending"] button.sort::after { content: " \25BC"; }
+th button.sort::after { content: " \21C5"; opacity: .45; }
+th[aria-sort="ascending"] button.sort::after { content: " \25B2"; opacity: 1; }
+th[aria-sort="descending"] button.sort::after { content: " \25BC"; opacity: 1; }
 .pager { display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; align-items: baseline; }
     </style>
   </xsl:template>
