@@ -175,7 +175,7 @@ td.thumb img { display: block; width: 160px; max-width: 40vw; height: auto;
     <xsl:param name="url"/>
     <xsl:variable name="u" select="normalize-space($url)"/>
     <xsl:choose>
-      <xsl:when test="function-available('wps:display-url')">
+      <xsl:when test="contains($u, '%') and function-available('wps:display-url')">
         <xsl:value-of select="wps:display-url($u)"/>
       </xsl:when>
       <xsl:otherwise><xsl:value-of select="$u"/></xsl:otherwise>
@@ -271,14 +271,17 @@ th[aria-sort="descending"] button.sort::after { content: " \25BC"; opacity: 1; }
   function sortBy(table, th, col) {
     var type = th.getAttribute("data-sort"), body = table.tBodies[0];
     var dir = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
-    var rows = Array.prototype.slice.call(body.rows);
-    rows.sort(function (a, b) {
-      var x = sortKey(a.cells[col], type), y = sortKey(b.cells[col], type);
+    // Keys computed once per row, not per comparison: pages hold up to 50,000 rows.
+    var keyed = Array.prototype.map.call(body.rows, function (r) {
+      return {row: r, key: sortKey(r.cells[col], type), i: +r.getAttribute("data-i")};
+    });
+    keyed.sort(function (a, b) {
+      var x = a.key, y = b.key;
       var c = type === "text" ? x.localeCompare(y, undefined, {numeric: true})
         : (x < y ? -1 : x > y ? 1 : 0);
-      return dir * c || a.getAttribute("data-i") - b.getAttribute("data-i");
+      return dir * c || a.i - b.i;
     });
-    rows.forEach(function (r) { body.appendChild(r); });
+    keyed.forEach(function (k) { body.appendChild(k.row); });
     Array.prototype.forEach.call(table.tHead.rows[0].cells, function (h) {
       h.removeAttribute("aria-sort");
     });

@@ -8,6 +8,7 @@ a person's typing and clicking do.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import subprocess
@@ -33,6 +34,9 @@ class Browser:
         self._profile = tempfile.TemporaryDirectory(prefix="wpsm-cdp-")
         cmd_r, self._cmd_w = os.pipe()
         self._ev_r, ev_w = os.pipe()
+        # Moved above 4, so the child's dup2() onto 3 and 4 never meets its own source fd
+        # (dup2 of an fd onto itself would keep close-on-exec, and Chromium would find no pipe).
+        cmd_r, ev_w = _above_four(cmd_r), _above_four(ev_w)
         args = [binary, *FLAGS, *([] if xslt else [NO_XSLT]), f"--window-size={size}",
                 f"--user-data-dir={self._profile.name}", "--remote-debugging-pipe",
                 "about:blank"]
@@ -109,6 +113,13 @@ class Browser:
         if not javascript:
             page.call("Emulation.setScriptExecutionDisabled", {"value": True})
         return page
+
+
+def _above_four(fd: int) -> int:
+    """A duplicate of `fd` numbered 10 or more (close-on-exec); the original is closed."""
+    high = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10)
+    os.close(fd)
+    return high
 
 
 class Page:

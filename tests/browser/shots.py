@@ -20,10 +20,10 @@ from pathlib import Path
 from tests import test_xslt
 from tests.browser import chromium
 from tests.browser.cdp import Browser
-from tests.browser.view import SERVER_XSLT_OFF
-from tests.browser.view import View
 from tests.browser.site import browser_site
 from tests.browser.site import live_server
+from tests.browser.view import SERVER_XSLT_OFF
+from tests.browser.view import View
 
 SAMPLES = {"/video-sitemap.xml": (test_xslt.VIDEOS, "video"),
            "/news-sitemap.xml": (test_xslt.NEWS_DOC, "news")}
