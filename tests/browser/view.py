@@ -45,11 +45,16 @@ class View:
         self.page = page
         self.mode = mode
 
-    def open(self, base: str, path: str, *, ready: str = "'.tools'") -> None:
-        """Open a sitemap and wait until `ready` (a CSS selector as JS) is in its document."""
+    def open(self, base: str, path: str, *, ready: str = "'.tools'",
+             settle: bool = True) -> None:
+        """Open a sitemap and wait until `ready` (a CSS selector as JS) is in its document
+        and the pager has settled (a browser's XSLT fills it after fetching the index, which
+        moves everything below it: a click aimed before that would miss)."""
         self.page.goto(self.mode.url(base, path))
         self.page.wait_for(f"{DOC} && {DOC}.readyState === 'complete'"
-                           f" && {DOC}.querySelector({ready})")
+                           f" && {DOC}.querySelector({ready})"
+                           + (f" && !{DOC}.querySelector('nav.pager:not([data-pages])')"
+                              if settle else ""))
 
     def js(self, expression: str) -> Any:
         """Evaluate with `d` bound to the document under test."""
@@ -89,6 +94,8 @@ class View:
     def type_into(self, selector: str, text: str) -> None:
         """Click into a field, then type, key by key."""
         self.click(selector)
+        assert self.js(f"d.activeElement === d.querySelector({json.dumps(selector)})"), (
+            f"the click did not focus {selector}")
         self.page.type_text(text)
 
     def header(self, label: str) -> str:
