@@ -21,6 +21,7 @@ NS = {"sm": "http://www.sitemaps.org/schemas/sitemap/0.9",
       "news": "http://www.google.com/schemas/sitemap-news/0.9"}
 # Sitemap path -> stylesheet kind; the lane covers one of each kind.
 SITEMAPS = {"/sitemap_index.xml": "main", "/post-sitemap.xml": "main",
+            "/post-sitemap2.xml": "main",
             "/video-sitemap.xml": "video", "/news-sitemap.xml": "news"}
 # Per kind, the locs the stylesheet links from its table rows, one per row, in order
 # (the video table has one row per video, linking the page that holds it).

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import threading
+import urllib.parse
 from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Iterator
@@ -20,6 +22,17 @@ from wpsitemaps import create_app
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 HARNESS_PATH = "/__client-xslt.html"
+# A page holding one sitemap (?src=/path) in a full-size iframe: the browser's own XSLT renders
+# it (an iframe is not a navigation), and the lane types and clicks in it.
+FRAME_PATH = "/__frame.html"
+FRAME = ('<!DOCTYPE html><html><head><title>frame</title><style>html, body {{ margin: 0; '
+         'height: 100%; }} iframe {{ border: 0; width: 100%; height: 100%; display: block; }}'
+         '</style></head><body><iframe id="view" src="{src}"></iframe></body></html>')
+# Posts per sitemap page on the lane's site, so the post sitemap has two pages.
+ENTRIES_PER_PAGE = 6
+# Slugs as WordPress stores non-Latin titles (sanitize_title: lower-case escaped UTF-8).
+NON_LATIN = {"北京新闻": "%e5%8c%97%e4%ba%ac%e6%96%b0%e9%97%bb",
+             "Привет мир": "%d0%bf%d1%80%d0%b8%d0%b2%d0%b5%d1%82-%d0%bc%d0%b8%d1%80"}
 
 # A page that loads sitemaps where the request is not a top-level navigation (iframes send
 # Sec-Fetch-Dest: iframe; fetch() sends empty/cors), so the server answers XML and only the
@@ -62,9 +75,12 @@ PLACEHOLDER = (b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 9">'
 
 
 def browser_site(home: str = "http://example.test") -> Site:
-    """Posts with featured and inline images, two video posts and two fresh news posts."""
+    """Two non-Latin posts, posts with featured and inline images, two video posts and two
+    fresh news posts: nine posts, two post sitemap pages."""
     site = Site(home=home)
     up = site.options["siteurl"] + "/wp-content/uploads/"
+    for title, slug in NON_LATIN.items():
+        site.post(title, name=slug)
     for n in range(1, 4):
         featured = site.attachment(f"2026/11/photo-{n}.jpg")
         inline = "".join(f'<img src="{up}2026/11/inline-{n}-{i}.jpg" alt="">' for i in range(n))
@@ -107,6 +123,13 @@ def with_harness(app: WSGIApp, urls: list[str]) -> WSGIApp:
             start_response("200 OK", [("Content-Type", "text/html; charset=utf-8"),
                                       ("Content-Length", str(len(body)))])
             return [body]
+        if path == FRAME_PATH:
+            query = urllib.parse.parse_qs(environ.get("QUERY_STRING", ""))
+            src = query.get("src", ["/"])[0]
+            page = FRAME.format(src=html.escape(src if src.startswith("/") else "/")).encode()
+            start_response("200 OK", [("Content-Type", "text/html; charset=utf-8"),
+                                      ("Content-Length", str(len(page)))])
+            return [page]
         if path.startswith("/wp-content/uploads/"):
             # Thumbnails in screenshots: a grey placeholder instead of a broken image.
             start_response("200 OK", [("Content-Type", "image/svg+xml"),
@@ -128,7 +151,7 @@ def live_server(db_dir: Path, make_site: Callable[[str], Site],
     # stylesheet PI, the locs and the uploads are same-origin.
     app = create_app({"TESTING": True, "DATABASE_URL": site.write_sqlite(db_dir / "b.sqlite"),
                       "TABLE_PREFIX": site.prefix, "NOW": "option:test_now",
-                      "HOME_URL": base})
+                      "HOME_URL": base, "ENTRIES_PER_PAGE": ENTRIES_PER_PAGE})
     server.app = with_harness(app, harness_urls)
     thread = threading.Thread(target=server.serve_forever, name="wpsm-live", daemon=True)
     thread.start()

@@ -6,6 +6,7 @@ import functools
 import hashlib
 import logging
 import re
+from collections.abc import Mapping
 from collections.abc import Sequence
 from datetime import UTC
 from datetime import datetime
@@ -34,6 +35,7 @@ from wpsitemaps.sitemaps.render import render_urlset
 from wpsitemaps.sitemaps.render import stylesheet_href
 from wpsitemaps.sitemaps.tails import live_bounds
 from wpsitemaps.web.context import load_sitemaps
+from wpsitemaps.web.display import view_params
 from wpsitemaps.web.headers import set_headers
 from wpsitemaps.web.store import Fingerprint
 from wpsitemaps.web.store import Render
@@ -60,16 +62,17 @@ def sitemap_url(site: SiteContext, name: str, page: int) -> str:
 
 
 def xml_response(body: bytes, lastmod: datetime | None, kind: str = "main",
-                 negotiate: bool = True) -> BaseResponse:
+                 negotiate: bool = True, view: Mapping[str, str] | None = None) -> BaseResponse:
     """A sitemap response with caching headers; answers 304 to matching conditionals.
 
     A browser's top-level navigation gets the `kind` stylesheet applied here (HTML), since
     browsers are dropping XSLT; everything else (crawlers, fetches) gets the XML (#6).
     negotiate=False always answers XML (the headless API, whose documents carry no PI).
+    `view` holds the stylesheet parameters of the HTML (pager, clock: web/display.py).
     """
     content_type = "application/xml; charset=utf-8"
     if negotiate and wants_html(request.headers):
-        body, content_type = transform(body, kind), "text/html; charset=utf-8"
+        body, content_type = transform(body, kind, view), "text/html; charset=utf-8"
     return cached(Response(body, content_type=content_type), body, lastmod)
 
 
@@ -155,17 +158,22 @@ def sitemap_page(filename: str) -> BaseResponse:
         body = render_urlset(entries, stylesheet_href(site.options.home, provider.stylesheet))
         return body, latest(*(e.lastmod for e in entries))
 
-    return stored_or_rendered(site, filename, fingerprint, render, provider.stylesheet)
+    # The news view shows ages against the clock that chose the 48-hour window.
+    view = view_params(name, page, len(bounds),
+                       site.now if provider.stylesheet == "news" else None)
+    return stored_or_rendered(site, filename, fingerprint, render, provider.stylesheet, view)
 
 
 def stored_or_rendered(site: SiteContext, document: str, fingerprint: Fingerprint,
-                       render: Render, kind: str) -> BaseResponse:
-    """The document from the page store when one is configured, else rendered."""
+                       render: Render, kind: str,
+                       view: Mapping[str, str] | None = None) -> BaseResponse:
+    """The document from the page store when one is configured, else rendered; `view` holds
+    the browser view's stylesheet parameters (web/display.py)."""
     pages = page_store()
     if pages is not None:
-        return pages.respond(site, document, fingerprint, render, kind)
+        return pages.respond(site, document, fingerprint, render, kind, view)
     body, lastmod = render()
-    return xml_response(body, lastmod, kind)
+    return xml_response(body, lastmod, kind, view=view)
 
 
 @bp.get("/<any(main, video, news):kind>-sitemap.xsl")

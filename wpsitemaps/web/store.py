@@ -30,6 +30,7 @@ import hashlib
 import logging
 import time
 from collections.abc import Callable
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 from typing import TypeVar
@@ -109,12 +110,18 @@ class PageStore:
         return rec, fp
 
     def respond(self, site: SiteContext, document: str, fingerprint: Fingerprint,
-                render: Render, kind: str) -> BaseResponse:
-        """The response for a sitemap document: stored, 304, or rendered and stored."""
+                render: Render, kind: str,
+                view: Mapping[str, str] | None = None) -> BaseResponse:
+        """The response for a sitemap document: stored, 304, or rendered and stored.
+
+        `view` holds the browser view's stylesheet parameters (pager, clock: web/display.py);
+        the stored HTML is per set of parameters, and a view with a clock is never stored.
+        """
         key = self.key(site, document)
+        params = dict(view or {})
         rec, fp = self.valid(key, fingerprint)
         if rec is not None:
-            resp = self._serve(key, rec, kind)
+            resp = self._serve(key, rec, kind, params)
             if resp is not None:
                 return resp
         if fp is None:
@@ -124,12 +131,13 @@ class PageStore:
                      lastmod.isoformat() if lastmod else None)
         if fp is not None:
             self.attempt(self.backend.put, key, rec, body)
-        return self._answer(key, rec, body, kind)
+        return self._answer(key, rec, body, kind, params)
 
-    def _serve(self, key: str, rec: Record, kind: str) -> BaseResponse | None:
+    def _serve(self, key: str, rec: Record, kind: str,
+               view: dict[str, str]) -> BaseResponse | None:
         """Answer from a valid record: 304 from its head, else its (variant's) bytes."""
         if wants_html(request.headers):
-            html = self._variant(key + ".html", rec)
+            html = None if "now" in view else self._variant(html_key(key, view), rec)
             if html is not None and html.body is not None:
                 return conditional(Response(html.body, content_type=HTML_TYPE), html.etag,
                                    rec)
@@ -144,14 +152,16 @@ class PageStore:
         full = self.attempt(self.backend.get, key)
         if full is None or full.body is None or full.etag != rec.etag:
             return None
-        return self._answer(key, rec, full.body, kind)
+        return self._answer(key, rec, full.body, kind, view)
 
-    def _answer(self, key: str, rec: Record, body: bytes, kind: str) -> BaseResponse:
+    def _answer(self, key: str, rec: Record, body: bytes, kind: str,
+                view: dict[str, str]) -> BaseResponse:
         """The response for the XML bytes of `rec`, in the variant the request negotiates."""
         if wants_html(request.headers):
-            html = transform(body, kind)
+            html = transform(body, kind, view)
             etag = hashlib.sha256(html).hexdigest()
-            self._put_variant(key + ".html", rec, etag, html)
+            if "now" not in view:  # the news view's ages change every second: not stored
+                self._put_variant(html_key(key, view), rec, etag, html)
             return conditional(Response(html, content_type=HTML_TYPE), etag, rec)
         twin: list[bytes] | None = request.environ.get(TWIN_KEY)
         if twin is None and not accepts_gzip():
@@ -185,6 +195,15 @@ class PageStore:
         if rec.fingerprint:
             variant = Record(bound_to(rec), etag, rec.rendered_at, rec.lastmod)
             self.attempt(self.backend.put, key, variant, body)
+
+
+def html_key(key: str, view: Mapping[str, str]) -> str:
+    """The key of a document's HTML rendering with these view parameters (the pager's page
+    count can change while the XML does not)."""
+    if not view:
+        return key + ".html"
+    params = "&".join(f"{k}={v}" for k, v in sorted(view.items()))
+    return f"{key}.html-{hashlib.sha256(params.encode()).hexdigest()[:16]}"
 
 
 def accepts_gzip() -> bool:

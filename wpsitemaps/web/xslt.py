@@ -3,6 +3,8 @@
 Browsers are dropping XSLT (Chrome from 155), so for a person's top-level navigation we run
 the same stylesheet the `<?xml-stylesheet?>` PI names and answer HTML. Stylesheets are
 compiled once per process and run with no network, no file writes and no document() reads.
+They get one extension function, `wps:display-url` (web/display.py), and the view parameters
+(pager, clock); a browser running the same XSL has neither and lets the inline script do it.
 """
 
 from __future__ import annotations
@@ -17,6 +19,10 @@ from lxml import etree
 from werkzeug.datastructures import Headers
 
 from wpsitemaps.paths import XSL_DIR
+from wpsitemaps.web.display import display_url
+
+# The namespace the stylesheets bind to `wps:`; they test function-available() first.
+EXT_NS = "urn:wpsitemaps:xslt"
 
 # Sitemap kind -> stylesheet file in xsl/ (and the URL path the PI names).
 STYLESHEETS: dict[str, str] = {
@@ -59,7 +65,16 @@ def compile_stylesheet(path: Path, root: Path = XSL_DIR) -> etree.XSLT:
     parser = safe_parser()
     parser.resolvers.add(_XslDirOnly(root))
     doc = etree.parse(str(path), parser)
-    return etree.XSLT(doc, access_control=ACCESS)
+    return etree.XSLT(doc, access_control=ACCESS,
+                      extensions={(EXT_NS, "display-url"): _display_url})
+
+
+def _display_url(context: Any, value: Any) -> str:
+    """XPath wps:display-url(string): the URL as an address bar shows it."""
+    if isinstance(value, list):  # a node-set: XPath's string() of it is its first node's text
+        value = value[0] if value else ""
+        value = value if isinstance(value, str) else "".join(value.itertext())
+    return display_url(str(value))
 
 
 @lru_cache(maxsize=len(STYLESHEETS))
@@ -79,13 +94,18 @@ def wants_html(headers: Headers | Mapping[str, str]) -> bool:
     return dest == "document" and mode == "navigate"
 
 
-def transform(xml: bytes, stylesheet_name: str) -> bytes:
-    """Apply the kind's stylesheet to a sitemap document and return UTF-8 HTML."""
+def transform(xml: bytes, stylesheet_name: str,
+              params: Mapping[str, str] | None = None) -> bytes:
+    """Apply the kind's stylesheet to a sitemap document and return UTF-8 HTML.
+
+    `params` are string parameters of the stylesheet (web/display.py: view_params).
+    """
     xslt = stylesheet(stylesheet_name)
     doc = etree.fromstring(xml, safe_parser()).getroottree()
+    quoted = {key: etree.XSLT.strparam(value) for key, value in (params or {}).items()}
     # An XSLT object is not safe to run from several threads at once (lxml docs).
     with _lock:
-        result = xslt(doc)
+        result = xslt(doc, **quoted)
     if xslt.error_log and result.getroot() is None:
         raise ValueError(f"XSLT failed: {xslt.error_log}")
     out: bytes = bytes(result)

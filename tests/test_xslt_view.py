@@ -1,0 +1,167 @@
+"""The browser view made by the stylesheets: decoded URLs, pager, news ages, shared parts."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import datetime
+from datetime import timedelta
+
+import lxml.html
+import pytest
+from flask import Flask
+from lxml import etree
+
+from tests.support.builder import Site
+from tests.test_xslt import HEAD
+from tests.test_xslt import NEWS
+from tests.test_xslt import SM
+from tests.test_xslt import _news
+from wpsitemaps.paths import XSL_DIR
+from wpsitemaps.web import xslt
+
+NAVIGATE = {"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate"}
+SHARED = ["show-url", "pager", "ui-style", "ui-script"]
+CHINESE = "https://ex.test/2026/10/%e5%8c%97%e4%ba%ac/"
+
+
+def urlset(*locs: str) -> bytes:
+    """A plain content sitemap of these locs."""
+    return (HEAD + f"<urlset {SM}>" + "".join(f"<url><loc>{loc}</loc></url>" for loc in locs)
+            + "</urlset>").encode()
+
+
+def page(xml: bytes, kind: str = "main", **params: str) -> lxml.html.HtmlElement:
+    """The server's rendering, parsed."""
+    return lxml.html.document_fromstring(xslt.transform(xml, kind, params))
+
+
+def browser_page(xml: bytes, kind: str = "main") -> lxml.html.HtmlElement:
+    """What a browser's XSLT makes of it: the same stylesheet without wps:display-url."""
+    style = etree.XSLT(etree.parse(str(XSL_DIR / xslt.STYLESHEETS[kind])))
+    return lxml.html.document_fromstring(bytes(style(etree.fromstring(xml))))
+
+
+def text(node: lxml.html.HtmlElement, path: str) -> list[str]:
+    """Whitespace-normalised text of each match."""
+    return [" ".join(n.text_content().split()) for n in node.xpath(path)]
+
+
+def test_server_shows_decoded_url_and_links_the_loc() -> None:
+    """The server's page shows the URL decoded and links the exact loc."""
+    html = page(urlset(CHINESE))
+    link = html.xpath("//tbody//a[@class='loc']")[0]
+    assert (link.get("href"), link.text_content().strip()) == (
+        CHINESE, "https://ex.test/2026/10/北京/")
+
+
+def test_browser_xslt_writes_the_loc_for_the_script() -> None:
+    """Without the server's function the cell holds the loc as is (the script decodes it)."""
+    link = browser_page(urlset(CHINESE)).xpath("//tbody//a[@class='loc']")[0]
+    assert link.text_content().strip() == CHINESE
+
+
+def test_pager_shows_page_of_pages_and_neighbours() -> None:
+    """Given page 2 of 3 the page says so and links both neighbours."""
+    html = page(urlset("https://ex.test/a/"), page="2", pages="3",
+                **{"prev-url": "post-sitemap.xml", "next-url": "post-sitemap3.xml"})
+    assert text(html, "//nav[@class='pager']/span") == ["Page 2 of 3"]
+    assert html.xpath("//nav/a[@rel='prev']/@href") == ["post-sitemap.xml"]
+    assert html.xpath("//nav/a[@rel='next']/@href") == ["post-sitemap3.xml"]
+
+
+def test_single_page_pager_is_empty_and_marked_done() -> None:
+    """One page shows no pager, and tells the script the server decided (data-pages=1)."""
+    html = page(urlset("https://ex.test/a/"))
+    assert html.xpath("//nav[@class='pager']/@data-pages") == ["1"]
+    assert text(html, "//nav[@class='pager']") == [""]
+
+
+def test_browser_xslt_leaves_the_pager_to_the_script() -> None:
+    """A browser's XSLT leaves the pager unmarked, for the script to fill from the index."""
+    nav = browser_page(urlset("https://ex.test/a/")).xpath("//nav[@class='pager']")[0]
+    assert (nav.get("data-pages"), nav.get("data-index")) == (None, "sitemap_index.xml")
+
+
+def test_shared_templates_identical_in_every_stylesheet() -> None:
+    """The view's templates are the same in main-, video- and news-sitemap.xsl."""
+    copies: dict[str, set[str]] = {name: set() for name in SHARED}
+    for filename in xslt.STYLESHEETS.values():
+        source = (XSL_DIR / filename).read_text(encoding="utf-8")
+        for name in SHARED:
+            found = re.findall(rf'<xsl:template name="{name}">.*?</xsl:template>', source,
+                               re.DOTALL)
+            assert len(found) == 1, f"{filename} lacks template {name}"
+            copies[name].update(found)
+    assert {name: len(found) for name, found in copies.items()} == dict.fromkeys(SHARED, 1)
+
+
+NOW = "1795969443"  # 2026-11-29T16:24:03Z
+
+
+def news_row(date: str) -> dict[str, str]:
+    """Render one article published at `date` on NOW's clock; its cells by class."""
+    xml = (HEAD + f"<urlset {SM} {NEWS}>" + _news("https://ex.test/a/", "A", date, "en")
+           + "</urlset>").encode()
+    row = page(xml, "news", now=NOW).xpath("//tbody/tr")[0]
+    return {td.get("class").split()[-1]: " ".join(td.text_content().split())
+            for td in row} | {"sort": row.xpath("td[@data-label='Published']/@data-sort")[0]}
+
+
+@pytest.mark.parametrize("date", [
+    "2026-11-29T16:24:03+00:00", "2026-11-28T23:00:00+01:00", "2026-11-28T01:30:00-05:30",
+    "2026-11-29T09:30:05.123Z", "2026-11-28T10:00Z", "2024-02-29T23:59:59+00:00",
+    "2000-03-01T00:00:00+14:00", "1970-01-01T00:00:00Z", "2100-12-31T12:00:00-12:00",
+])
+def test_publication_date_read_as_unix_time(date: str) -> None:
+    """The stylesheet's own date arithmetic gives Python's Unix time for W3C datetimes."""
+    expected = int(datetime.fromisoformat(date.replace("Z", "+00:00")).timestamp())
+    # libxml2 writes numbers past 2**31 in exponent form (4.1339808e+09): same value.
+    assert float(news_row(date)["sort"]) == expected
+
+
+def test_news_age_and_departure() -> None:
+    """An article 6 h 54 min old leaves 48 h after publication, in 41 h 5 min."""
+    row = news_row("2026-11-29T09:30:00+00:00")
+    assert row["age"] == "6 h 54 min"
+    assert row["leaves"] == "2026-12-01 09:30 UTC in 41 h 5 min"
+
+
+def test_news_offset_converted_to_utc_for_departure() -> None:
+    """A publication date with an offset leaves at the right UTC minute, across a month."""
+    assert news_row("2026-11-30T00:30:00+02:00")["leaves"].startswith("2026-12-01 22:30 UTC")
+
+
+def test_news_article_at_the_window_edge_is_due() -> None:
+    """Exactly 48 hours old: zero minutes left, shown as due now."""
+    row = news_row("2026-11-27T16:24:03+00:00")
+    assert (row["age"], row["leaves"]) == ("48 h 0 min", "2026-11-29 16:24 UTC due now")
+
+
+def test_news_clock_stated() -> None:
+    """The page says which clock the ages are counted on."""
+    xml = (HEAD + f"<urlset {SM} {NEWS}>" + _news("https://ex.test/a/", "A",
+                                                     "2026-11-29T09:30:00Z", "en")
+           + "</urlset>").encode()
+    assert "Ages as of 2026-11-29 16:24 UTC" in text(page(xml, "news", now=NOW),
+                                                     "//p[@class='window']")[0]
+
+
+def test_route_renders_page_n_of_n(make_app: Callable[..., Flask]) -> None:
+    """A navigation to page 2 of a 3-page post sitemap shows the pager with its neighbours."""
+    site = Site()
+    for n in range(5):
+        site.post(f"Post {n}", name=f"post-{n}", date=site.now - timedelta(days=n + 1))
+    client = make_app(site, ENTRIES_PER_PAGE=2).test_client()
+    html = lxml.html.document_fromstring(client.get("/post-sitemap2.xml", headers=NAVIGATE).data)
+    assert text(html, "//nav[@class='pager']/span") == ["Page 2 of 3"]
+    assert html.xpath("//nav/a/@href") == ["post-sitemap.xml", "post-sitemap3.xml"]
+
+
+def test_route_passes_the_site_clock_to_the_news_view(make_app: Callable[..., Flask]) -> None:
+    """The news page counts ages on the clock that chose its 48-hour window."""
+    site = Site()
+    site.post("Fresh", name="fresh", date=site.now - timedelta(hours=3, minutes=20))
+    client = make_app(site).test_client()
+    html = lxml.html.document_fromstring(client.get("/news-sitemap.xml", headers=NAVIGATE).data)
+    assert text(html, "//tbody/tr/td[contains(@class,'age')]") == ["3 h 20 min"]
