@@ -13,6 +13,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -62,6 +63,19 @@ class Settings:
     store_window: float = 2.0
     store_namespace: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # Multisite (issue #17): None = serve the whole network when `{base}blogs` exists,
+    # False = one site per process; per-site settings ([sites.N] tables, by blog_id);
+    # how many site contexts a network service keeps.
+    network: bool | None = None
+    sites: Mapping[int, Settings] = field(default_factory=dict)
+    site_cache_size: int = 1000
+
+    def for_site(self, blog_id: int, table_prefix: str, base_prefix: str) -> Settings:
+        """The settings of one site of a network: its [sites.N] overrides and its tables."""
+        # A top-level home_url names one site's public URL: on a network it only applies
+        # where a [sites.N] table sets it.
+        own = self.sites.get(blog_id) or replace(self, home_url=None)
+        return replace(own, table_prefix=table_prefix, base_prefix=base_prefix, sites={})
 
 
 # Keys accepted in create_app() mappings, the TOML file and (upper-cased, prefixed) the
@@ -83,10 +97,15 @@ SCALAR_KEYS = {
     "store_max_mb": int,
     "store_window": float,
     "store_namespace": str,
+    "network": bool,
+    "site_cache_size": int,
 }
 LIST_KEYS = {"news_post_types", "news_excluded_categories", "exclude_post_types",
              "exclude_taxonomies"}
-TABLE_KEYS = {"post_types", "taxonomies"}
+TABLE_KEYS = {"post_types", "taxonomies", "sites"}
+# What a [sites.N] table cannot change: the database and the network's own layout.
+NETWORK_ONLY_KEYS = {"database_url", "table_prefix", "base_prefix", "network",
+                     "site_cache_size", "sites", "pool_recycle", "cache_ttl"}
 EXTRA_KEYS = {"headless", "robots", "feeds"}
 
 
@@ -107,6 +126,28 @@ def load_settings(overrides: Mapping[str, Any] | None = None,
         if low in SCALAR_KEYS or low in LIST_KEYS or low in TABLE_KEYS or low in EXTRA_KEYS:
             raw[low] = value
     return _build(raw, env)
+
+
+def _site_settings(raw: dict[str, Any], env: Mapping[str, str]) -> dict[int, Settings]:
+    """[sites.N] tables: each site's settings are the top-level ones plus its own keys."""
+    value = raw.get("sites") or {}
+    if not isinstance(value, Mapping):
+        raise ConfigError("sites: expected tables named by blog_id ([sites.2])")
+    base = {k: v for k, v in raw.items() if k not in ("sites", "home_url")}
+    out: dict[int, Settings] = {}
+    for key, table in value.items():
+        text = str(key)
+        if not (text.isdigit() and text.isascii()) or int(text) < 1:
+            raise ConfigError(f"sites.{text}: a site is named by its blog_id (1, 2, ...)")
+        if not isinstance(table, Mapping):
+            raise ConfigError(f"sites.{text}: expected a table")
+        known = SCALAR_KEYS.keys() | LIST_KEYS | TABLE_KEYS | EXTRA_KEYS
+        for name in table:
+            low = str(name).lower()
+            if low in NETWORK_ONLY_KEYS or low not in known:
+                raise ConfigError(f"sites.{text}: {name!r} cannot be set per site")
+        out[int(text)] = _build({**base, **{str(k).lower(): v for k, v in table.items()}}, env)
+    return out
 
 
 def _read_toml(path: str) -> dict[str, Any]:
@@ -171,6 +212,10 @@ def _build(raw: dict[str, Any], env: Mapping[str, str]) -> Settings:
         store_window=_seconds(raw.get("store_window", 2.0), "WPSITEMAPS_STORE_WINDOW"),
         store_namespace=_namespace(raw.get("store_namespace")),
         extra={k: raw[k] for k in EXTRA_KEYS if k in raw},
+        network=_bool(raw["network"], "WPSITEMAPS_NETWORK")
+        if raw.get("network") not in (None, "", "auto") else None,
+        sites=_site_settings(raw, env),
+        site_cache_size=_positive(raw.get("site_cache_size", 1000), "WPSITEMAPS_SITE_CACHE_SIZE"),
     )
 
 

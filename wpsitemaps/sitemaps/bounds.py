@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -32,14 +33,19 @@ class NotReady(Exception):
 
 
 class BoundsCache:
-    """A small TTL map; computing happens outside the lock (two may race, both correct)."""
+    """A bounded TTL map; computing happens outside the lock (two may race, both correct).
+
+    Least recently used entries go first past `max_entries`: a network of many sites keeps
+    a dozen entries per site, and memory must stay flat however many sites are asked for.
+    """
 
     def __init__(self, ttl: float, clock: Callable[[], float] = time.monotonic,
-                 on_stale: Callable[[], None] | None = None) -> None:
+                 on_stale: Callable[[], None] | None = None, max_entries: int = 10_000) -> None:
         self.ttl = ttl
         self.clock = clock
         self.on_stale = on_stale
-        self._data: dict[Any, tuple[float, Any]] = {}
+        self.max_entries = max_entries
+        self._data: OrderedDict[Any, tuple[float, Any]] = OrderedDict()
         self._lock = threading.Lock()
 
     def has(self, key: Any) -> bool:
@@ -55,6 +61,8 @@ class BoundsCache:
         now = self.clock()
         with self._lock:
             hit = self._data.get(key)
+            if hit is not None:
+                self._data.move_to_end(key)
         if hit is not None and not force:
             if hit[0] <= now and self.on_stale is not None:
                 self.on_stale()
@@ -63,10 +71,15 @@ class BoundsCache:
                 return hit[1]
         value = compute()
         with self._lock:
-            if len(self._data) > 1000:  # many option sets over time: start afresh
-                self._data.clear()
             self._data[key] = (now + self.ttl, value)
+            self._data.move_to_end(key)
+            while len(self._data) > self.max_entries:
+                self._data.popitem(last=False)
         return value
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._data)
 
 
 def options_key(site: SiteContext) -> int:

@@ -1,16 +1,21 @@
-"""The request context: the connection, the site and the sitemaps on `g`, and the background
-refresh of the shared bounds cache.
+"""The request context: which site a request is for (web.sites), the connection, the site
+and the sitemaps on `g`, and the background refresh of the shared bounds cache.
 
 Everything below `web` takes these as arguments; this is the one place that reads Flask's
-globals to build them.
+globals to build them. Site resolution runs in a WSGI middleware, before Flask's routing:
+a site's path prefix (`/fr`, `/blog`) moves from PATH_INFO to SCRIPT_NAME, so every route
+answers under it as at the root.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Iterable
+from typing import Any
 
 from flask import Flask
+from flask import abort
 from flask import current_app
 from flask import g
 from flask import has_request_context
@@ -24,6 +29,8 @@ from wpsitemaps.config import Settings
 from wpsitemaps.sitemaps.bounds import BoundsCache
 from wpsitemaps.sitemaps.bounds import SharedCache
 from wpsitemaps.sitemaps.registry import Registry
+from wpsitemaps.web.sites import Resolved
+from wpsitemaps.web.sites import Sites
 from wpsitemaps.wordpress.db import make_engine
 from wpsitemaps.wordpress.site import SiteContext
 from wpsitemaps.wordpress.site import build_site
@@ -33,7 +40,11 @@ log = logging.getLogger(__name__)
 ENGINE = "wpsitemaps.engine"
 SETTINGS = "wpsitemaps.settings"
 BOUNDS_CACHE = "wpsitemaps.bounds_cache"
+SITES = "wpsitemaps.sites"
 REFRESH_ENVIRON_KEY = "wpsitemaps.refresh"  # not settable by clients (no HTTP_ prefix)
+SITE_ENVIRON_KEY = "wpsitemaps.site"  # the Resolved site of this request
+PREFIX_ENVIRON_KEY = "wpsitemaps.prefix"  # the path prefix moved to SCRIPT_NAME
+ERROR_ENVIRON_KEY = "wpsitemaps.site_error"  # the database failed while resolving
 
 
 def get_conn() -> Connection:
@@ -68,12 +79,85 @@ def settings() -> Settings:
     return value
 
 
+def sites() -> Sites:
+    """The app's sites (mode, resolution, context LRU)."""
+    value: Sites = current_app.extensions[SITES]
+    return value
+
+
+def resolution() -> Resolved:
+    """The site this request is for (resolved by the middleware, else now)."""
+    res = request.environ.get(SITE_ENVIRON_KEY)
+    if res is None:
+        # A request built without the middleware (test_request_context, commands).
+        engine: Engine = current_app.extensions[ENGINE]
+        res = sites().resolve(engine.connect, request.host, request.path)
+        request.environ[SITE_ENVIRON_KEY] = res
+    resolved: Resolved = res
+    return resolved
+
+
 def load_site() -> SiteContext:
-    """Build (once per request) the site context from the database."""
+    """The site context of this request (built once per request; kept across requests in
+    the sites' LRU while its options are unchanged)."""
     if "wp_site" not in g:
-        g.wp_site = build_site(get_conn(), settings())
+        g.wp_site = sites().context(get_conn(), resolution())
     site: SiteContext = g.wp_site
     return site
+
+
+def under_prefix() -> bool:
+    """Whether this request came in under a site's path prefix (robots.txt is root-only)."""
+    return bool(request.environ.get(PREFIX_ENVIRON_KEY))
+
+
+def check_site() -> None:
+    """before_request: 503 when resolving failed, 404 where no site answers, 410 for an
+    archived, spam or deleted site (as WordPress's ms_site_check() answers every URL)."""
+    error = request.environ.get(ERROR_ENVIRON_KEY)
+    if isinstance(error, BaseException):
+        raise error
+    res = resolution()
+    if res.missing:
+        abort(404, "No site answers at this address.")
+    if res.blog is not None and res.blog.gone:
+        abort(410, res.blog.gone)
+
+
+def move_prefix(environ: dict[str, Any], res: Resolved) -> None:
+    """Move the site's path prefix from PATH_INFO to SCRIPT_NAME (longest prefix first)."""
+    path = environ.get("PATH_INFO", "") or "/"
+    low = path.lower()
+    for prefix in res.prefixes:
+        if prefix and (low == prefix.lower() or low.startswith(prefix.lower() + "/")):
+            environ["SCRIPT_NAME"] = environ.get("SCRIPT_NAME", "") + path[:len(prefix)]
+            environ["PATH_INFO"] = path[len(prefix):] or "/"
+            environ[PREFIX_ENVIRON_KEY] = path[:len(prefix)]
+            return
+
+
+class SiteDispatch:
+    """WSGI middleware: resolve the request's site before Flask routes it."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.wsgi_app = app.wsgi_app
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        if SITE_ENVIRON_KEY not in environ:
+            engine: Engine = self.app.extensions[ENGINE]
+            host = environ.get("HTTP_HOST") or environ.get("SERVER_NAME", "")
+            try:
+                res = self.app.extensions[SITES].resolve(engine.connect, host,
+                                                         environ.get("PATH_INFO", ""))
+            except SQLAlchemyError as exc:
+                # Answered by Flask's handlers (503 + Retry-After) from check_site().
+                environ[ERROR_ENVIRON_KEY] = exc
+            else:
+                environ[SITE_ENVIRON_KEY] = res
+                move_prefix(environ, res)
+        result: Iterable[bytes] = self.wsgi_app(environ, start_response)
+        return result
 
 
 def shared_cache() -> SharedCache:
@@ -99,15 +183,21 @@ class Refresher:
         self._running = threading.Lock()
 
     def __call__(self) -> None:
-        """Start a refresh unless one is running."""
+        """Start a refresh of the current request's site unless one is running."""
+        site = request.environ.get(SITE_ENVIRON_KEY) if has_request_context() else None
         if self._running.acquire(blocking=False):
-            threading.Thread(target=self._run, name="wpsitemaps-refresh", daemon=True).start()
+            threading.Thread(target=self._run, args=(site,), name="wpsitemaps-refresh",
+                             daemon=True).start()
 
-    def _run(self) -> None:
+    def _run(self, site: Resolved | None) -> None:
         try:
             client = self.app.test_client()
-            resp = client.get("/sitemap_index.xml", environ_base={REFRESH_ENVIRON_KEY: True})
-            if resp.status_code != 200:
+            environ: dict[str, Any] = {REFRESH_ENVIRON_KEY: True}
+            if site is not None:
+                environ[SITE_ENVIRON_KEY] = site
+            resp = client.get("/sitemap_index.xml", environ_base=environ)
+            # Without a site (start-up warm-up) a network has nothing at the bare address.
+            if resp.status_code != 200 and (site is not None or resp.status_code != 404):
                 log.warning("background refresh answered %s", resp.status_code)
         except Exception:  # noqa: BLE001 - a failed refresh keeps the stale values
             log.exception("background refresh failed")
@@ -120,7 +210,10 @@ def init_app(app: Flask, config: Settings) -> None:
     app.extensions[SETTINGS] = config
     app.extensions[ENGINE] = make_engine(config)
     app.extensions[BOUNDS_CACHE] = BoundsCache(config.cache_ttl, on_stale=Refresher(app))
+    app.extensions[SITES] = Sites(config)
     app.teardown_appcontext(close_conn)
+    app.before_request(check_site)
+    app.wsgi_app = SiteDispatch(app)  # type: ignore[method-assign]
 
 
 def warm_up(app: Flask) -> None:

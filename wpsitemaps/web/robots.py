@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint
 from flask import Flask
 from flask import Response
+from flask import abort
 from flask import current_app
 from flask import request
 from werkzeug.wrappers.response import Response as BaseResponse
@@ -19,6 +20,7 @@ from wpsitemaps.config import ConfigError
 from wpsitemaps.config import Settings
 from wpsitemaps.content.urls import absolute
 from wpsitemaps.web.context import load_site
+from wpsitemaps.web.context import under_prefix
 from wpsitemaps.web.robots_config import MAX_ROBOTS_BYTES
 from wpsitemaps.web.robots_config import RobotsConfig
 from wpsitemaps.web.robots_config import RobotsGroup
@@ -103,7 +105,13 @@ def robots_text(site: SiteContext) -> str:
 
 @bp.get("/robots.txt")
 def robots_txt() -> BaseResponse:
-    """robots.txt as text/plain; charset=utf-8, with an ETag for conditional requests."""
+    """robots.txt as text/plain; charset=utf-8, with an ETag for conditional requests.
+
+    Only at the root of a host: crawlers never ask for /blog/robots.txt, and WordPress
+    answers /fr/robots.txt of a network with a 404.
+    """
+    if under_prefix():
+        abort(404, "robots.txt is served at the root of the host only.")
     body = robots_text(load_site()).encode("utf-8")
     resp = Response(body, content_type="text/plain; charset=utf-8")
     resp.headers["Cache-Control"] = "public, max-age=300"

@@ -118,7 +118,7 @@ def index_refs(sitemaps: Registry) -> list[SitemapRef]:
 @bp.get("/sitemap.xml")
 def sitemap_alias() -> BaseResponse:
     """WordPress's and Yoast's alias: 301 to the index."""
-    return redirect("/sitemap_index.xml", code=301)
+    return redirect(request.script_root + "/sitemap_index.xml", code=301)
 
 
 @bp.get("/<string:filename>")
@@ -129,7 +129,7 @@ def sitemap_page(filename: str) -> BaseResponse:
         abort(404, "No such sitemap.")
     name, digits = match["name"], match["page"]
     if digits in ("0", "1"):
-        return redirect(f"/{name}-sitemap.xml", code=301)
+        return redirect(f"{request.script_root}/{name}-sitemap.xml", code=301)
     if digits.startswith("0"):
         abort(404, "No such sitemap page.")
     page = int(digits) if digits else 1

@@ -63,6 +63,9 @@ class SiteOptions:
     default_category: int = 1
     yoast_active: bool = False
     stored_home: str = ""  # the home option as stored, when home_url overrides it
+    # Multisite: what _wp_upload_dir() appends for this site ('/sites/N'), or 'files' for
+    # an old network's ms-files rewriting (wordpress.network.upload_suffix()).
+    upload_suffix: str = ""
     raw: dict[str, str] = field(default_factory=dict)
 
     def public_content(self, content: str) -> str:
@@ -87,7 +90,14 @@ class SiteOptions:
 
     @property
     def upload_baseurl(self) -> str:
-        """wp_upload_dir()['baseurl']: upload_url_path, else siteurl + /wp-content/uploads."""
+        """wp_upload_dir()['baseurl']: upload_url_path, else siteurl + /wp-content/uploads,
+        plus a network site's own directory (`/sites/N`, or `{siteurl}/files` on old
+        networks with ms-files rewriting)."""
+        if self.upload_suffix == "files":
+            return f"{self.siteurl}/files"
+        return self._upload_base() + self.upload_suffix
+
+    def _upload_base(self) -> str:
         if self.upload_url_path.strip():
             return self.upload_url_path.strip().rstrip("/")
         path = self.upload_path.strip().strip("/")
@@ -156,9 +166,13 @@ def parse_options(raw: dict[str, str], settings: Settings | None = None) -> Site
     )
 
 
-def load_options(conn: Connection, tables: WPTables, settings: Settings) -> SiteOptions:
-    """Read and parse the options we need in one query."""
+def read_options(conn: Connection, tables: WPTables, settings: Settings) -> dict[str, str]:
+    """The raw option rows we need, in one query."""
     extra = (settings.now[len("option:"):],) if settings.now and settings.now.startswith(
         "option:") else ()
-    raw = queries.options(conn, tables, OPTION_NAMES + extra)
-    return parse_options(raw, settings)
+    return queries.options(conn, tables, OPTION_NAMES + extra)
+
+
+def load_options(conn: Connection, tables: WPTables, settings: Settings) -> SiteOptions:
+    """Read and parse the options we need in one query."""
+    return parse_options(read_options(conn, tables, settings), settings)

@@ -71,9 +71,12 @@ def _meta(md: MetaData, name: str, owner: str, id_col: str = "meta_id") -> Table
     )
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1024)
 def build_tables(prefix: str = "wp_", base_prefix: str | None = None) -> WPTables:
-    """Return the tables for a prefix (cached per prefix; each set has its own MetaData)."""
+    """Return the tables for a prefix (cached per prefix; each set has its own MetaData).
+
+    Bounded: a network of thousands of sites must not keep every site's tables forever.
+    """
     for value in (prefix, base_prefix or prefix):
         if not PREFIX_RE.match(value):
             raise ValueError(f"invalid table prefix {value!r}")

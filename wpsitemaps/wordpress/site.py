@@ -20,6 +20,10 @@ from wpsitemaps.wordpress.contenttypes import builtin_types
 from wpsitemaps.wordpress.discovery import discover
 from wpsitemaps.wordpress.langload import load_languages
 from wpsitemaps.wordpress.languages import Languages
+from wpsitemaps.wordpress.network import Blog
+from wpsitemaps.wordpress.network import Network
+from wpsitemaps.wordpress.network import blog_id_of
+from wpsitemaps.wordpress.network import upload_suffix
 from wpsitemaps.wordpress.options import SiteOptions
 from wpsitemaps.wordpress.options import load_options
 from wpsitemaps.wordpress.permalinks import LinkSite
@@ -45,6 +49,14 @@ class SiteContext:
     blog_id: int = 1
     # Polylang's languages and URL settings; None on a site in one language.
     languages: Languages | None = None
+    # Multisite only: this site's `{base}blogs` row and its network (None on a single site).
+    blog: Blog | None = None
+    network: Network | None = None
+
+    @property
+    def multisite(self) -> bool:
+        """Whether the site belongs to a network (then authors must be members, ...)."""
+        return self.network is not None
 
     @property
     def key(self) -> str:
@@ -104,14 +116,33 @@ def discover_types(conn: Connection, tables: WPTables, options: SiteOptions,
     return discover(options, settings, gather_evidence(conn, tables, options), probe)
 
 
-def build_site(conn: Connection, settings: Settings) -> SiteContext:
-    """Read the options and derive types and link facts: the context every provider needs."""
+def build_site(conn: Connection, settings: Settings, blog: Blog | None = None,
+               network: Network | None = None, options: SiteOptions | None = None,
+               ) -> SiteContext:
+    """Read the options and derive types and link facts: the context every provider needs.
+
+    On a network, `blog` and `network` say which site it is: its uploads get their own
+    directory and `public = 0` in `{base}blogs` lists nothing, as blog_public = 0 does.
+    """
     tables = build_tables(settings.table_prefix, settings.base_prefix)
-    options = load_options(conn, tables, settings)
+    if options is None:
+        options = load_options(conn, tables, settings)
+    if blog is not None and network is not None:
+        options = replace(options, upload_suffix=upload_suffix(network, blog.blog_id),
+                          blog_public=options.blog_public and blog.public)
     links = LinkSite(options.home, options.permalink_structure, options.show_on_front,
                      options.page_on_front)
     author = builtin_types(options, settings.author_base)[-1]
     types = discover_types(conn, tables, options, settings)
     return SiteContext(settings, tables, options, types, links, author,
-                       resolve_now(settings, options),
-                       languages=load_languages(conn, tables, options, settings.table_prefix))
+                       resolve_now(settings, options), _blog_id(settings, blog),
+                       languages=load_languages(conn, tables, options, settings.table_prefix),
+                       blog=blog, network=network)
+
+
+def _blog_id(settings: Settings, blog: Blog | None) -> int:
+    """The site's blog_id: its network row's, else what its table prefix says (`wp_2_`)."""
+    if blog is not None:
+        return blog.blog_id
+    base = settings.base_prefix or settings.table_prefix
+    return blog_id_of(base, settings.table_prefix) or 1

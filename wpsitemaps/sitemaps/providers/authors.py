@@ -39,7 +39,8 @@ class AuthorProvider(Provider):
         site = self.site
         out: list[tuple[int, UrlEntry]] = []
         alternates = author_alternates(self.conn, site)
-        for uid, nicename, modified in qu.authors(self.conn, site.tables):
+        member_of = site.settings.table_prefix if site.multisite else None
+        for uid, nicename, modified in qu.authors(self.conn, site.tables, member_of):
             url = permalinks.author_url(site.links, site.author_type, int(uid),
                                         str(nicename or ""))
             loc = encode_url(author_link(site, url))

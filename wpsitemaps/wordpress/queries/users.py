@@ -38,14 +38,27 @@ def author_clauses(t: WPTables) -> list[tuple[str, ColumnElement[bool]]]:
              .select_from(p)), ("noindex", ~author_noindexed(t))]
 
 
-def authors(conn: Connection, t: WPTables) -> list[Any]:
+def authors(conn: Connection, t: WPTables, member_of: str | None = None) -> list[Any]:
     """(ID, user_nicename, MAX(post_modified_gmt)) of users with published posts of type post,
-    less those Yoast noindexes (author_clauses names the same two rules)."""
-    u, p = t.users, t.posts
+    less those Yoast noindexes (author_clauses names the same two rules).
+
+    On a network, `member_of` is the site's table prefix: only members of the site are
+    listed, as WP_User_Query does for the current blog (`{prefix}capabilities` exists) and
+    Yoast adds (`{prefix}user_level` != '0').
+    """
+    u, um, p = t.users, t.usermeta, t.posts
     stmt = (select(u.c.ID, u.c.user_nicename, func.max(p.c.post_modified_gmt))
             .join(p, published_by(t))
-            .where(~author_noindexed(t))
-            .group_by(u.c.ID, u.c.user_nicename).order_by(u.c.ID))
+            .where(~author_noindexed(t)))
+    if member_of is not None:
+        member = um.alias("member")
+        level = um.alias("level")
+        stmt = stmt.where(
+            exists().where(member.c.user_id == u.c.ID,
+                           member.c.meta_key == member_of + "capabilities"),
+            exists().where(level.c.user_id == u.c.ID, level.c.meta_key == member_of + "user_level",
+                           level.c.meta_value != "0"))
+    stmt = stmt.group_by(u.c.ID, u.c.user_nicename).order_by(u.c.ID)
     return list(conn.execute(stmt))
 
 

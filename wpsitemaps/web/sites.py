@@ -1,0 +1,220 @@
+"""Request -> site: which site of the database a request is for and under which path prefix,
+and the site contexts, built on first request and kept in a bounded LRU (issues #15, #17).
+
+* A single site (no `{base}blogs`, a sub-site's own prefix such as `wp_2_`, or
+  `network = false`) answers every request; its routes are served at the root and under the
+  path of its home URL (`/blog/sitemap_index.xml` for `home = http://example.test/blog`).
+* A network (`{base}blogs` present, the base prefix configured) answers for every site:
+  host and path are matched as WordPress's get_site_by_path() does, and the site's path
+  (`/fr`) is the prefix its routes are served under.
+
+Nothing here reads Flask's globals: web.context calls it with the request's host and path.
+Every database read is cached for `cache_ttl` seconds, so a site created, archived or
+mapped in WordPress is seen within that time, without a restart.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from dataclasses import replace
+from typing import Any
+from urllib.parse import urlsplit
+
+from sqlalchemy import Connection
+
+from wpsitemaps.config import Settings
+from wpsitemaps.wordpress.network import Blog
+from wpsitemaps.wordpress.network import Network
+from wpsitemaps.wordpress.network import blog_id_of
+from wpsitemaps.wordpress.network import blog_prefix
+from wpsitemaps.wordpress.network import pick_site
+from wpsitemaps.wordpress.network import request_domains
+from wpsitemaps.wordpress.network import request_paths
+from wpsitemaps.wordpress.options import parse_options
+from wpsitemaps.wordpress.options import read_options
+from wpsitemaps.wordpress.queries import network as qn
+from wpsitemaps.wordpress.queries import options as qo
+from wpsitemaps.wordpress.schema import build_tables
+from wpsitemaps.wordpress.site import SiteContext
+from wpsitemaps.wordpress.site import build_site
+from wpsitemaps.wordpress.site import resolve_now
+
+Connect = Callable[[], AbstractContextManager[Connection]]
+MISSING = object()
+
+
+class TTLCache:
+    """A thread-safe LRU whose entries expire after `ttl` seconds (ttl 0: nothing kept)."""
+
+    def __init__(self, ttl: float, size: int, clock: Callable[[], float]) -> None:
+        self.ttl, self.size, self.clock = ttl, size, clock
+        self._data: OrderedDict[Any, tuple[float, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Any) -> Any:
+        """The value, or MISSING when absent or expired."""
+        with self._lock:
+            hit = self._data.get(key)
+            if hit is None or hit[0] <= self.clock():
+                return MISSING
+            self._data.move_to_end(key)
+            return hit[1]
+
+    def put(self, key: Any, value: Any) -> None:
+        """Store a value, dropping the least recently used past `size`."""
+        if self.ttl <= 0:
+            return
+        with self._lock:
+            self._data[key] = (self.clock() + self.ttl, value)
+            self._data.move_to_end(key)
+            while len(self._data) > self.size:
+                self._data.popitem(last=False)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._data)
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """What a request is for: a site (its network row, if any) and its path prefixes."""
+
+    blog: Blog | None
+    network: Network | None
+    prefixes: tuple[str, ...] = ("",)  # longest first; '' is the root
+    missing: bool = False  # a network with no site at this host and path
+
+    @property
+    def blog_id(self) -> int:
+        """The site's blog_id (1 for a single site)."""
+        return self.blog.blog_id if self.blog is not None else 1
+
+
+@dataclass(frozen=True)
+class Mode:
+    """How the database is served: a whole network, or one site."""
+
+    network: Network | None  # set for a network service
+    single: Resolved | None  # set for a single site
+
+
+class Sites:
+    """The app's sites: mode, host/path resolution and the site context LRU."""
+
+    def __init__(self, settings: Settings, clock: Callable[[], float] = time.monotonic) -> None:
+        self.settings = settings
+        ttl = settings.cache_ttl
+        self._facts = TTLCache(ttl, 64, clock)
+        self._routes = TTLCache(ttl, 4096, clock)
+        self._contexts = TTLCache(ttl, settings.site_cache_size, clock)
+
+    @property
+    def base_prefix(self) -> str:
+        """Where the network tables are: base_prefix, else the table prefix."""
+        return self.settings.base_prefix or self.settings.table_prefix
+
+    def mode(self, connect: Connect) -> Mode:
+        """Network or single site (read once per cache_ttl)."""
+        found = self._facts.get("mode")
+        if found is MISSING:
+            with connect() as conn:
+                found = self._read_mode(conn)
+            self._facts.put("mode", found)
+        mode: Mode = found
+        return mode
+
+    def _read_mode(self, conn: Connection) -> Mode:
+        settings, base = self.settings, self.base_prefix
+        is_network = qn.is_network(conn, base)
+        if is_network and settings.table_prefix == base and settings.network is not False:
+            return Mode(qn.network(conn, base), None)
+        blog = network = None
+        own_id = blog_id_of(base, settings.table_prefix)
+        if is_network and own_id is not None:
+            blog = qn.blog(conn, base, own_id)
+            network = qn.network(conn, base, blog.site_id if blog else 1)
+        home = settings.home_url
+        if home is None:
+            tables = build_tables(settings.table_prefix, settings.base_prefix)
+            home = qo.options(conn, tables, ["home"]).get("home", "")
+        path = urlsplit(home.strip()).path.rstrip("/")
+        prefixes = (path, "") if path else ("",)
+        return Mode(None, Resolved(blog, network, prefixes))
+
+    def resolve(self, connect: Connect, host: str, path: str) -> Resolved:
+        """The site a request for `host` + `path` is for (get_site_by_path())."""
+        mode = self.mode(connect)
+        if mode.single is not None:
+            return mode.single
+        assert mode.network is not None
+        net = mode.network
+        depth = len([p for p in net.path.split("/") if p])
+        segments = 1 + depth if path.lower().startswith(net.path.lower()) else 1
+        domains, paths = request_domains(host), request_paths(path, segments)
+        key = (tuple(domains), tuple(paths))
+        found = self._routes.get(key)
+        if found is MISSING:
+            with connect() as conn:
+                found = self._route(conn, net, domains, paths)
+            self._routes.put(key, found)
+        resolved: Resolved = found
+        return resolved
+
+    def _route(self, conn: Connection, main: Network, domains: list[str],
+               paths: list[str]) -> Resolved:
+        blog = pick_site(qn.blogs_at(conn, main.base_prefix, domains, paths), domains, paths)
+        if blog is None:
+            return Resolved(None, main, (), missing=True)
+        network = main if blog.site_id in (main.network_id, 0) else self.network(
+            conn, blog.site_id)
+        return Resolved(blog, network, (blog.prefix,))
+
+    def network(self, conn: Connection, site_id: int) -> Network:
+        """The facts of one network (cached)."""
+        key = ("network", site_id)
+        found = self._facts.get(key)
+        if found is MISSING:
+            found = qn.network(conn, self.base_prefix, site_id)
+            self._facts.put(key, found)
+        net: Network = found
+        return net
+
+    def resolve_blog(self, conn: Connection, blog_id: int) -> Resolved:
+        """A network's site by blog_id (commands: check, export)."""
+        base = self.base_prefix
+        blog = qn.blog(conn, base, blog_id)
+        if blog is None:
+            return Resolved(None, None, (), missing=True)
+        return Resolved(blog, self.network(conn, blog.site_id), (blog.prefix,))
+
+    def settings_for(self, res: Resolved) -> Settings:
+        """The settings a site is read with: a network site's own prefix and [sites.N]."""
+        if res.blog is None or self.settings.table_prefix != self.base_prefix or (
+                self.settings.network is False):
+            return self.settings
+        base = self.base_prefix
+        return self.settings.for_site(res.blog.blog_id, blog_prefix(base, res.blog.blog_id),
+                                      base)
+
+    def context(self, conn: Connection, res: Resolved) -> SiteContext:
+        """The site's context: rebuilt when its options changed, else taken from the LRU
+        (only the clock is renewed)."""
+        settings = self.settings_for(res)
+        tables = build_tables(settings.table_prefix, settings.base_prefix)
+        raw = read_options(conn, tables, settings)
+        hit = self._contexts.get(res.blog_id)
+        if hit is not MISSING and hit[0] == raw:
+            ctx: SiteContext = hit[1]
+            return replace(ctx, now=resolve_now(settings, ctx.options))
+        ctx = build_site(conn, settings, res.blog, res.network, parse_options(raw, settings))
+        self._contexts.put(res.blog_id, (raw, ctx))
+        return ctx
+
+    def cached_contexts(self) -> int:
+        """How many site contexts the LRU holds (bench, tests)."""
+        return len(self._contexts)

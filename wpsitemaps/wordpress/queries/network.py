@@ -1,0 +1,162 @@
+"""SQL of a multisite network: `{base}blogs`, `{base}site`, `{base}sitemeta`, and the home
+URLs of many sites at once."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import BigInteger
+from sqlalchemy import Column
+from sqlalchemy import Connection
+from sqlalchemy import Integer
+from sqlalchemy import MetaData
+from sqlalchemy import String
+from sqlalchemy import Table
+from sqlalchemy import Text
+from sqlalchemy import inspect
+from sqlalchemy import literal
+from sqlalchemy import select
+from sqlalchemy import union_all
+
+from wpsitemaps.config import PREFIX_RE
+from wpsitemaps.wordpress.network import Blog
+from wpsitemaps.wordpress.network import Network
+from wpsitemaps.wordpress.network import blog_prefix
+from wpsitemaps.wordpress.phpdata import unserialize
+
+HOMES_PER_QUERY = 200  # sites per UNION ALL when reading many home options
+
+
+@dataclass(frozen=True)
+class NetworkTables:
+    """The network-wide tables, on the base prefix."""
+
+    metadata: MetaData
+    blogs: Table
+    site: Table
+    sitemeta: Table
+
+
+@functools.lru_cache(maxsize=16)
+def network_tables(base_prefix: str) -> NetworkTables:
+    """The network tables of a base prefix (only the columns we read)."""
+    if not PREFIX_RE.match(base_prefix):
+        raise ValueError(f"invalid table prefix {base_prefix!r}")
+    md = MetaData()
+    blogs = Table(
+        base_prefix + "blogs", md,
+        Column("blog_id", BigInteger, primary_key=True),
+        Column("site_id", BigInteger),
+        Column("domain", String(200)),
+        Column("path", String(100)),
+        *(Column(flag, Integer) for flag in ("public", "archived", "mature", "spam", "deleted")),
+    )
+    site = Table(base_prefix + "site", md, Column("id", BigInteger, primary_key=True),
+                 Column("domain", String(200)), Column("path", String(100)))
+    sitemeta = Table(base_prefix + "sitemeta", md, Column("meta_id", BigInteger, primary_key=True),
+                     Column("site_id", BigInteger), Column("meta_key", String(255)),
+                     Column("meta_value", Text))
+    return NetworkTables(md, blogs, site, sitemeta)
+
+
+def is_network(conn: Connection, base_prefix: str) -> bool:
+    """Whether the database holds a network: `{base}blogs` and `{base}site` exist."""
+    names = network_tables(base_prefix)
+    insp = inspect(conn)
+    return bool(insp.has_table(names.blogs.name) and insp.has_table(names.site.name))
+
+
+def _blog(row: Any) -> Blog:
+    return Blog(int(row.blog_id), int(row.site_id or 0), str(row.domain or ""),
+                str(row.path or "/"), bool(int(row.public or 0)), bool(int(row.archived or 0)),
+                bool(int(row.spam or 0)), int(row.deleted or 0), bool(int(row.mature or 0)))
+
+
+def _blog_columns(t: NetworkTables) -> list[Any]:
+    b = t.blogs.c
+    return [b.blog_id, b.site_id, b.domain, b.path, b.public, b.archived, b.spam, b.deleted,
+            b.mature]
+
+
+def blog(conn: Connection, base_prefix: str, blog_id: int) -> Blog | None:
+    """The `{base}blogs` row of one site."""
+    t = network_tables(base_prefix)
+    row = conn.execute(select(*_blog_columns(t)).where(t.blogs.c.blog_id == blog_id)).first()
+    return _blog(row) if row is not None else None
+
+
+def blogs_at(conn: Connection, base_prefix: str, domains: Sequence[str],
+             paths: Sequence[str]) -> list[Blog]:
+    """Rows whose domain and path are among the candidates (get_site_by_path()'s query)."""
+    t = network_tables(base_prefix)
+    stmt = (select(*_blog_columns(t)).where(t.blogs.c.domain.in_(list(domains)),
+                                            t.blogs.c.path.in_(list(paths)))
+            .order_by(t.blogs.c.blog_id))
+    return [_blog(row) for row in conn.execute(stmt)]
+
+
+def blogs(conn: Connection, base_prefix: str, after: int = 0, limit: int = 1000) -> list[Blog]:
+    """Sites by blog_id, `limit` at a time after `after` (keyset: check, robots, export)."""
+    t = network_tables(base_prefix)
+    stmt = (select(*_blog_columns(t)).where(t.blogs.c.blog_id > after)
+            .order_by(t.blogs.c.blog_id).limit(limit))
+    return [_blog(row) for row in conn.execute(stmt)]
+
+
+def network(conn: Connection, base_prefix: str, site_id: int = 1) -> Network:
+    """The network a site belongs to: `{base}site` and the sitemeta values we need."""
+    t = network_tables(base_prefix)
+    row = conn.execute(select(t.site.c.domain, t.site.c.path)
+                       .where(t.site.c.id == site_id)).first()
+    sm = t.sitemeta.c
+    meta = {str(k): str(v or "") for k, v in conn.execute(
+        select(sm.meta_key, sm.meta_value).where(
+            sm.site_id == site_id,
+            sm.meta_key.in_(["subdomain_install", "ms_files_rewriting", "main_site"])))}
+    domain, path = (str(row.domain or ""), str(row.path or "/")) if row else ("", "/")
+    main = _int(meta.get("main_site")) or _main_site(conn, t, domain, path) or 1
+    return Network(base_prefix, site_id, domain, path, _on(meta.get("subdomain_install")),
+                   main, _on(meta.get("ms_files_rewriting")))
+
+
+def _main_site(conn: Connection, t: NetworkTables, domain: str, path: str) -> int | None:
+    """WP_Network::get_main_site_id(): the site at the network's own domain and path."""
+    b = t.blogs.c
+    value = conn.execute(select(b.blog_id).where(b.domain == domain, b.path == path)
+                         .order_by(b.blog_id).limit(1)).scalar()
+    return int(value) if value is not None else None
+
+
+def _int(value: str | None) -> int:
+    text = (value or "").strip()
+    return int(text) if text.isdigit() and text.isascii() else 0
+
+
+def _on(value: str | None) -> bool:
+    """A sitemeta boolean: '1' / 'yes' (subdomain_install), a serialized true, ..."""
+    text = (value or "").strip().lower()
+    if text.startswith("b:"):
+        return bool(unserialize(text, "sitemeta"))
+    return text not in ("", "0", "no", "false")
+
+
+def homes(conn: Connection, base_prefix: str, blog_ids: Iterable[int]) -> dict[int, str]:
+    """{blog_id: home option} of many sites, a few hundred per UNION ALL query."""
+    ids = list(blog_ids)
+    out: dict[int, str] = {}
+    for start in range(0, len(ids), HOMES_PER_QUERY):
+        parts = []
+        for blog_id in ids[start:start + HOMES_PER_QUERY]:
+            opts = Table(blog_prefix(base_prefix, blog_id) + "options", MetaData(),
+                         Column("option_name", String(191)), Column("option_value", Text))
+            parts.append(select(literal(blog_id).label("blog_id"),
+                                opts.c.option_value.label("home"))
+                         .where(opts.c.option_name == "home"))
+        if parts:
+            for blog_id, home in conn.execute(union_all(*parts)):
+                out[int(blog_id)] = str(home or "").strip().rstrip("/")
+    return out
