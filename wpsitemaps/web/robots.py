@@ -19,7 +19,9 @@ from werkzeug.wrappers.response import Response as BaseResponse
 from wpsitemaps.config import ConfigError
 from wpsitemaps.config import Settings
 from wpsitemaps.content.urls import absolute
+from wpsitemaps.web.context import get_conn
 from wpsitemaps.web.context import load_site
+from wpsitemaps.web.context import sites
 from wpsitemaps.web.context import under_prefix
 from wpsitemaps.web.robots_config import MAX_ROBOTS_BYTES
 from wpsitemaps.web.robots_config import RobotsConfig
@@ -56,6 +58,11 @@ def sitemap_lines(site: SiteContext) -> list[str]:
         return []
     home = site.options.home
     urls = [home + INDEX_PATH, *extra_sitemaps(current_app.extensions, home)]
+    network = site.network
+    if network is not None and not network.subdomain_install:
+        # Yoast on a subdirectory network: every public, live site's index (its
+        # add_subdirectory_multisite_xml_sitemaps()), after this site's own lines.
+        urls += sites().network_indexes(get_conn(), network)
     return [f"Sitemap: {url}" for url in dict.fromkeys(urls)]
 
 

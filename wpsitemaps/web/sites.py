@@ -215,6 +215,30 @@ class Sites:
         self._contexts.put(res.blog_id, (raw, ctx))
         return ctx
 
+    def network_indexes(self, conn: Connection, network: Network) -> list[str]:
+        """The index URL of every public, live site of a network, by blog_id (what Yoast
+        adds to robots.txt on a subdirectory network; mapped domains included)."""
+        key = ("indexes", network.network_id)
+        found = self._facts.get(key)
+        if found is MISSING:
+            found = self._read_indexes(conn, network)
+            self._facts.put(key, found)
+        urls: list[str] = found
+        return urls
+
+    def _read_indexes(self, conn: Connection, network: Network) -> list[str]:
+        ids: list[int] = []
+        after = 0
+        while rows := qn.blogs(conn, self.base_prefix, after):
+            ids += [b.blog_id for b in rows
+                    if b.site_id == network.network_id and b.state == "live"]
+            after = rows[-1].blog_id
+        homes = qn.homes(conn, self.base_prefix, ids)
+        for blog_id, own in self.settings.sites.items():
+            if own.home_url and blog_id in homes:
+                homes[blog_id] = own.home_url
+        return [homes[i] + "/sitemap_index.xml" for i in ids if homes.get(i)]
+
     def cached_contexts(self) -> int:
         """How many site contexts the LRU holds (bench, tests)."""
         return len(self._contexts)
