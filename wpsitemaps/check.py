@@ -9,6 +9,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from wpsitemaps.compare import compare
 from wpsitemaps.compare import report
 from wpsitemaps.config import Settings
+from wpsitemaps.network_check import run_network_check
+from wpsitemaps.web.sites import Sites
 from wpsitemaps.wordpress.db import make_engine
 from wpsitemaps.wordpress.site import build_site
 from wpsitemaps.wordpress.typereport import type_report
@@ -22,6 +24,9 @@ def run_check(settings: Settings, echo: Callable[[str], None],
     comparison = None
     try:
         with engine.connect() as conn:
+            # A network served as a whole: one line per site (network_check).
+            if run_network_check(Sites(settings), conn, echo):
+                return 0
             site = build_site(conn, settings)
             types_report = type_report(conn, site)
             if compare_yoast:

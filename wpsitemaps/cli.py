@@ -156,13 +156,45 @@ def robots_lines(full: bool, feeds: bool) -> None:
 @main.command()
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--gzip", "with_gzip", is_flag=True, help="Also write a .xml.gz beside every .xml.")
-def export(directory: Path, with_gzip: bool) -> None:
+@click.option("--site", "blog_id", type=click.IntRange(min=1), default=None,
+              help="Network: export the site with this blog_id into DIRECTORY.")
+@click.option("--all-sites", is_flag=True,
+              help="Network: export every site into DIRECTORY/blogN/.")
+def export(directory: Path, with_gzip: bool, blog_id: int | None, all_sites: bool) -> None:
     """Write the index, every sitemap page, the XSLs and robots lines to DIRECTORY."""
+    from wpsitemaps.export import ExportError
+    from wpsitemaps.export import network_targets
+
+    app = build_app(ONE_SHOT)
+    try:
+        targets = network_targets(app, blog_id) if (blog_id or all_sites) else None
+    except ExportError as exc:
+        fail(str(exc))
+    if targets is None:
+        if blog_id or all_sites:
+            fail("--site and --all-sites need a network (a {base}blogs table)")
+        _export_one(app, directory, with_gzip)
+        return
+    if blog_id is not None:
+        target = targets[0]
+        if target.skip:
+            fail(f"site {blog_id} answers {target.skip}: nothing to export")
+        _export_one(app, directory, with_gzip, target.base_url, target.prefix)
+        return
+    for target in targets:
+        if target.skip:
+            click.echo(f"{target.name}: skipped, it answers {target.skip}")
+            continue
+        _export_one(app, directory / target.name, with_gzip, target.base_url, target.prefix)
+
+
+def _export_one(app: Flask, directory: Path, with_gzip: bool, base_url: str = "http://localhost",
+                prefix: str = "") -> None:
+    """Export one site into directory, atomically, with a progress bar on a terminal."""
     from wpsitemaps.export import ExportError
     from wpsitemaps.export import site_files
     from wpsitemaps.export import write_atomically
 
-    app = build_app(ONE_SHOT)
     with contextlib.ExitStack() as stack:
 
         def start(length: int) -> Callable[[int], None]:
@@ -172,8 +204,9 @@ def export(directory: Path, with_gzip: bool) -> None:
 
         # A progress bar only on a terminal: cron jobs and pipes get the summary line.
         try:
-            count = write_atomically(
-                directory, site_files(app, with_gzip, start if sys.stderr.isatty() else None))
+            files = site_files(app, with_gzip, start if sys.stderr.isatty() else None,
+                               base_url, prefix)
+            count = write_atomically(directory, files)
         except (ExportError, OSError) as exc:
             fail(f"export failed, {directory} left as it was: {exc}")
     click.echo(f"wrote {count} files to {directory}")

@@ -12,15 +12,18 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 from xml.etree import ElementTree as ET
 
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from wpsitemaps.paths import XSL_DIR
 from wpsitemaps.web.context import load_site
+from wpsitemaps.wordpress.queries import network as qn
 
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 INDEX = "sitemap_index.xml"
@@ -34,7 +37,7 @@ class ExportError(RuntimeError):
     """The export cannot be completed (a path did not answer 200, or the disk failed)."""
 
 
-def fetch(client: FlaskClient, path: str) -> bytes:
+def fetch(client: FlaskClient | SiteClient, path: str) -> bytes:
     """The body the app answers for `path`; anything but 200 stops the export."""
     resp = client.get(path)
     if resp.status_code != 200:
@@ -58,7 +61,7 @@ def stylesheets(body: bytes, home_path: str) -> list[str]:
     return [local_name(href.decode(), home_path) for href in STYLESHEET_RE.findall(body[:2048])]
 
 
-def xsl_file(client: FlaskClient, name: str) -> bytes | None:
+def xsl_file(client: FlaskClient | SiteClient, name: str) -> bytes | None:
     """A stylesheet as the app serves it, else the file from xsl/, else None."""
     resp = client.get(f"/{name}")
     if resp.status_code == 200:
@@ -67,11 +70,27 @@ def xsl_file(client: FlaskClient, name: str) -> bytes | None:
     return source.read_bytes() if source.is_file() else None
 
 
+class SiteClient:
+    """A test client bound to one site's address: its host and its path prefix (`/fr`)."""
+
+    def __init__(self, app: Flask, base_url: str, prefix: str) -> None:
+        self.client = app.test_client()
+        self.base_url, self.prefix = base_url, prefix
+
+    def get(self, path: str) -> TestResponse:
+        """GET a root-relative path of the site."""
+        return self.client.get(self.prefix + path, base_url=self.base_url)
+
+
 def site_files(app: Flask, with_gzip: bool,
-               start: Callable[[int], Progress] | None = None) -> Iterator[tuple[str, bytes]]:
-    """Yield (file name, bytes) for the index, every sitemap page, XSLs and robots lines."""
-    client = app.test_client()
-    with app.test_request_context():
+               start: Callable[[int], Progress] | None = None,
+               base_url: str = "http://localhost", prefix: str = "",
+               ) -> Iterator[tuple[str, bytes]]:
+    """Yield (file name, bytes) for the index, every sitemap page, XSLs and robots lines.
+
+    On a network, `base_url` and `prefix` say which site (its domain and path)."""
+    client = SiteClient(app, base_url, prefix)
+    with app.test_request_context(prefix + "/", base_url=base_url):
         home_path = urlsplit(load_site().options.home).path.rstrip("/")
     index = fetch(client, f"/{INDEX}")
     names = [local_name(el.text or "", home_path)
@@ -92,7 +111,8 @@ def site_files(app: Flask, with_gzip: bool,
         data = xsl_file(client, name)
         if data is not None:
             yield name, data
-    robots = fetch(client, "/robots.txt")
+    # robots.txt lives at the root of the host, whatever the site's path.
+    robots = fetch(SiteClient(app, base_url, ""), "/robots.txt")
     yield "robots.txt", robots
     lines = [line for line in robots.splitlines(keepends=True) if line.startswith(b"Sitemap:")]
     yield SITEMAP_LINES, b"".join(lines)
@@ -137,3 +157,38 @@ def _swap(tmp: Path, target: Path) -> None:
         os.rename(backup, target)
         raise
     shutil.rmtree(backup, ignore_errors=True)
+
+
+@dataclass(frozen=True)
+class Target:
+    """One site to export: its directory name, address and path prefix."""
+
+    name: str
+    base_url: str
+    prefix: str
+    skip: str | None = None  # why it is not written (a 410 site)
+
+
+def network_targets(app: Flask, blog_id: int | None) -> list[Target] | None:
+    """The sites of a network to export (one, or all); None when not a network service."""
+    from wpsitemaps.network_check import all_blogs
+    from wpsitemaps.web.context import ENGINE
+    from wpsitemaps.web.context import SITES
+
+    sites = app.extensions[SITES]
+    engine = app.extensions[ENGINE]
+    if sites.mode(engine.connect).network is None:
+        return None
+    with engine.connect() as conn:
+        blogs = list(all_blogs(conn, sites.base_prefix))
+        homes = qn.homes(conn, sites.base_prefix, [b.blog_id for b in blogs if not b.gone])
+    out = []
+    for blog in blogs:
+        if blog_id is not None and blog.blog_id != blog_id:
+            continue
+        scheme = urlsplit(homes.get(blog.blog_id, "")).scheme or "http"
+        out.append(Target(f"blog{blog.blog_id}", f"{scheme}://{blog.domain}", blog.prefix,
+                          f"410 {blog.gone}" if blog.gone else None))
+    if blog_id is not None and not out:
+        raise ExportError(f"no site with blog_id {blog_id} in this network")
+    return out
