@@ -236,3 +236,14 @@ def test_database_down_while_resolving_is_503(tmp_path: Path) -> None:
     app = network_app(f"sqlite:///{tmp_path / 'missing' / 'x.sqlite'}")
     resp = get(app.test_client(), "http://localhost/sitemap_index.xml")
     assert resp.status_code == 503 and "Retry-After" in resp.headers
+
+
+def test_option_change_is_seen_at_once(ms_copy: str) -> None:
+    """A kept site context is rebuilt as soon as the site's options change."""
+    app = network_app(ms_copy)
+    client = app.test_client()
+    before = _locs(app, "http://localhost/fr/page-sitemap.xml")
+    sqlite_exec(ms_copy, "UPDATE wp_2_options SET option_value = 'http://localhost/fr2' "
+                         "WHERE option_name = 'home'")
+    after = [u.loc for u in parse_urlset(get(client, "http://localhost/fr/page-sitemap.xml").data)]
+    assert before[0] == "http://localhost/fr/" and after[0] == "http://localhost/fr2/"

@@ -208,7 +208,8 @@ class Sites:
         tables = build_tables(settings.table_prefix, settings.base_prefix)
         raw = read_options(conn, tables, settings)
         hit = self._contexts.get(res.blog_id)
-        if hit is not MISSING and hit[0] == raw:
+        # Reused only while the options and the site's wp_blogs row are what it was built on.
+        if hit is not MISSING and hit[0] == raw and hit[1].blog == res.blog:
             ctx: SiteContext = hit[1]
             return replace(ctx, now=resolve_now(settings, ctx.options))
         ctx = build_site(conn, settings, res.blog, res.network, parse_options(raw, settings))
