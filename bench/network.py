@@ -130,7 +130,8 @@ def mariadb_extra_blogs(sites: int, add: bool) -> None:
         sql = f"INSERT INTO wp_blogs (blog_id, site_id, domain, path) VALUES {values}"
     else:
         sql = f"DELETE FROM wp_blogs WHERE blog_id > {sites}"
-    subprocess.run([client, "-h", "127.0.0.1", "-uroot", MARIADB_DB, "-e", sql], check=True)
+    subprocess.run([client, "-h", "127.0.0.1", "-uroot", MARIADB_DB], input=sql.encode(),
+                   check=True)
 
 
 def get(port: int, path: str, host: str = "localhost") -> tuple[int, float]:
@@ -197,6 +198,8 @@ def run(sites: int, write: bool, backend: str) -> None:
                 memory.append((n, rss_mb(worker)))
     finally:
         stop(proc)
+    print(f"start-up {startup:.2f} s; first median {statistics.median(first):.1f} ms; "
+          f"again median {statistics.median(again):.1f} ms; memory {memory}", flush=True)
     if backend == "mariadb":
         mariadb_extra_blogs(sites, add=True)
         try:

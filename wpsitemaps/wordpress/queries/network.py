@@ -17,9 +17,9 @@ from sqlalchemy import MetaData
 from sqlalchemy import String
 from sqlalchemy import Table
 from sqlalchemy import Text
-from sqlalchemy import inspect
 from sqlalchemy import literal
 from sqlalchemy import select
+from sqlalchemy import text
 from sqlalchemy import union_all
 
 from wpsitemaps.config import PREFIX_RE
@@ -64,10 +64,21 @@ def network_tables(base_prefix: str) -> NetworkTables:
 
 
 def is_network(conn: Connection, base_prefix: str) -> bool:
-    """Whether the database holds a network: `{base}blogs` and `{base}site` exist."""
-    names = network_tables(base_prefix)
-    insp = inspect(conn)
-    return bool(insp.has_table(names.blogs.name) and insp.has_table(names.site.name))
+    """Whether the database holds a network: `{base}blogs` and `{base}site` exist.
+
+    Asked of the catalog with a SELECT (the app never sends anything else; SQLAlchemy's
+    has_table() uses PRAGMA on SQLite).
+    """
+    t = network_tables(base_prefix)
+    names = [t.blogs.name, t.site.name]
+    if conn.dialect.name == "sqlite":
+        stmt = text("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN "
+                    "(:a, :b)")
+    else:
+        stmt = text("SELECT table_name FROM information_schema.tables WHERE "
+                    "table_schema = DATABASE() AND table_name IN (:a, :b)")
+    found = {str(row[0]) for row in conn.execute(stmt, {"a": names[0], "b": names[1]})}
+    return found == set(names)
 
 
 def _blog(row: Any) -> Blog:
