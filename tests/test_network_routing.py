@@ -247,3 +247,14 @@ def test_option_change_is_seen_at_once(ms_copy: str) -> None:
                          "WHERE option_name = 'home'")
     after = [u.loc for u in parse_urlset(get(client, "http://localhost/fr/page-sitemap.xml").data)]
     assert before[0] == "http://localhost/fr/" and after[0] == "http://localhost/fr2/"
+
+
+def test_network_robots_txt_skips_a_site_without_tables(ms_copy: str) -> None:
+    """A wp_blogs row whose tables are gone is left out; the other sites are listed."""
+    sqlite_exec(ms_copy, "INSERT INTO wp_blogs (blog_id, site_id, domain, path, registered, "
+                         "last_updated, public, archived, mature, spam, deleted, lang_id) VALUES "
+                         "(9, 1, 'localhost', '/ghost/', '2026-12-01 06:00:00', "
+                         "'2026-12-01 06:00:00', 1, 0, 0, 0, 0, 0)")
+    resp = get(network_app(ms_copy).test_client(), "http://localhost/robots.txt")
+    lines = [line for line in resp.data.decode().splitlines() if line.startswith("Sitemap:")]
+    assert resp.status_code == 200 and len(lines) == 3 and "ghost" not in resp.data.decode()

@@ -68,7 +68,7 @@ class Settings:
     # how many site contexts a network service keeps.
     network: bool | None = None
     sites: Mapping[int, Settings] = field(default_factory=dict)
-    site_cache_size: int = 1000
+    site_cache_size: int = 100
 
     def for_site(self, blog_id: int, table_prefix: str, base_prefix: str) -> Settings:
         """The settings of one site of a network: its [sites.N] overrides and its tables."""
@@ -215,7 +215,7 @@ def _build(raw: dict[str, Any], env: Mapping[str, str]) -> Settings:
         network=_bool(raw["network"], "WPSITEMAPS_NETWORK")
         if raw.get("network") not in (None, "", "auto") else None,
         sites=_site_settings(raw, env),
-        site_cache_size=_positive(raw.get("site_cache_size", 1000), "WPSITEMAPS_SITE_CACHE_SIZE"),
+        site_cache_size=_positive(raw.get("site_cache_size", 100), "WPSITEMAPS_SITE_CACHE_SIZE"),
     )
 
 

@@ -71,7 +71,7 @@ def _meta(md: MetaData, name: str, owner: str, id_col: str = "meta_id") -> Table
     )
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=256)
 def build_tables(prefix: str = "wp_", base_prefix: str | None = None) -> WPTables:
     """Return the tables for a prefix (cached per prefix; each set has its own MetaData).
 

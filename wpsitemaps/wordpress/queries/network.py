@@ -21,6 +21,7 @@ from sqlalchemy import literal
 from sqlalchemy import select
 from sqlalchemy import text
 from sqlalchemy import union_all
+from sqlalchemy.exc import DBAPIError
 
 from wpsitemaps.config import PREFIX_RE
 from wpsitemaps.wordpress.network import Blog
@@ -28,7 +29,9 @@ from wpsitemaps.wordpress.network import Network
 from wpsitemaps.wordpress.network import blog_prefix
 from wpsitemaps.wordpress.phpdata import unserialize
 
-HOMES_PER_QUERY = 200  # sites per UNION ALL when reading many home options
+HOMES_PER_QUERY = 200
+# Untyped on purpose: mypy 2.4 crashes expanding union_all()'s variadic generic types.
+UNION_ALL: Any = union_all  # sites per UNION ALL when reading many home options
 
 
 @dataclass(frozen=True)
@@ -155,19 +158,48 @@ def _on(value: str | None) -> bool:
     return text not in ("", "0", "no", "false")
 
 
+def _home_query(base_prefix: str, blog_id: int) -> Any:
+    opts = Table(blog_prefix(base_prefix, blog_id) + "options", MetaData(),
+                 Column("option_name", String(191)), Column("option_value", Text))
+    return (select(literal(blog_id).label("blog_id"), opts.c.option_value.label("home"))
+            .where(opts.c.option_name == "home"))
+
+
+def _run_homes(conn: Connection, queries: list[Any]) -> list[Any]:
+    # Not kept in the compiled cache: each statement names other tables and is used once.
+    stmt: Any = UNION_ALL(*queries) if len(queries) > 1 else queries[0]
+    uncached = conn.execution_options(compiled_cache=None)
+    return list(uncached.execute(stmt))
+
+
 def homes(conn: Connection, base_prefix: str, blog_ids: Iterable[int]) -> dict[int, str]:
-    """{blog_id: home option} of many sites, a few hundred per UNION ALL query."""
+    """{blog_id: home option} of many sites, a few hundred per UNION ALL query.
+
+    A site whose options table is missing (a row left in `{base}blogs`) is left out: its
+    chunk is read again one site at a time.
+    """
     ids = list(blog_ids)
-    out: dict[int, str] = {}
+    rows: list[Any] = []
     for start in range(0, len(ids), HOMES_PER_QUERY):
-        parts = []
-        for blog_id in ids[start:start + HOMES_PER_QUERY]:
-            opts = Table(blog_prefix(base_prefix, blog_id) + "options", MetaData(),
-                         Column("option_name", String(191)), Column("option_value", Text))
-            parts.append(select(literal(blog_id).label("blog_id"),
-                                opts.c.option_value.label("home"))
-                         .where(opts.c.option_name == "home"))
-        if parts:
-            for blog_id, home in conn.execute(union_all(*parts)):
-                out[int(blog_id)] = str(home or "").strip().rstrip("/")
-    return out
+        chunk = ids[start:start + HOMES_PER_QUERY]
+        try:
+            rows += _run_homes(conn, [_home_query(base_prefix, i) for i in chunk])
+        except DBAPIError:
+            conn.rollback()
+            rows += _one_by_one(conn, base_prefix, chunk)
+    return {int(blog_id): str(home or "").strip().rstrip("/") for blog_id, home in rows}
+
+
+def _one_by_one(conn: Connection, base_prefix: str, chunk: list[int]) -> list[Any]:
+    """The homes of a chunk, skipping sites without tables (all failing: the database)."""
+    rows: list[Any] = []
+    errors: list[Exception] = []
+    for blog_id in chunk:
+        try:
+            rows += _run_homes(conn, [_home_query(base_prefix, blog_id)])
+        except DBAPIError as exc:
+            conn.rollback()
+            errors.append(exc)
+    if errors and not rows:
+        raise errors[-1]
+    return rows
