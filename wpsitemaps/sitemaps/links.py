@@ -52,6 +52,31 @@ def ancestor_uris(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]])
     return uris
 
 
+def with_ancestors(conn: Connection, site: SiteContext, known: dict[int, tuple[str, int]],
+                   taxonomy: str) -> dict[int, tuple[str, int]]:
+    """known ({term_id: (slug, parent)}) plus every ancestor, one query per level."""
+    missing = {parent for _, parent in known.values() if parent and parent not in known}
+    for _ in range(MAX_DEPTH):
+        if not missing:
+            break
+        found = qt.terms_by_id(conn, site.tables, missing, taxonomy)
+        known.update(found)
+        missing = {parent for _, parent in found.values() if parent and parent not in known}
+    return known
+
+
+def term_path(term_id: int, known: dict[int, tuple[str, int]]) -> str:
+    """'parent/child' slugs from the root down to term_id (get_term_parents_list() order)."""
+    parts: list[str] = []
+    seen: set[int] = set()
+    while term_id in known and term_id not in seen:
+        seen.add(term_id)
+        slug, parent = known[term_id]
+        parts.append(slug)
+        term_id = parent
+    return "/".join(reversed(parts))
+
+
 def category_paths(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]],
                    primary: dict[int, int]) -> dict[int, str]:
     """%category% for each post: the lowest-ID category (or Yoast's primary one) with parents."""
@@ -67,28 +92,15 @@ def category_paths(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]]
             chosen[pid] = min(term_id for term_id, _, _ in mine)
         else:
             chosen[pid] = site.options.default_category
-    known = qt.terms_by_id(conn, t, set(chosen.values()), "category")
-    missing = {parent for _, parent in known.values() if parent and parent not in known}
-    for _ in range(MAX_DEPTH):
-        if not missing:
-            break
-        found = qt.terms_by_id(conn, t, missing, "category")
-        known.update(found)
-        missing = {parent for _, parent in found.values() if parent and parent not in known}
+    known = with_ancestors(conn, site, qt.terms_by_id(conn, t, set(chosen.values()),
+                                                      "category"), "category")
     paths: dict[int, str] = {}
     for pid, term_id in chosen.items():
         if term_id not in known and pid in primary:
             # A primary category that no longer exists: WordPress falls back to the first.
             mine = cats.get(pid, [])
             term_id = min((tid for tid, _, _ in mine), default=site.options.default_category)
-        parts: list[str] = []
-        seen: set[int] = set()
-        while term_id in known and term_id not in seen:
-            seen.add(term_id)
-            slug, parent = known[term_id]
-            parts.append(slug)
-            term_id = parent
-        paths[pid] = "/".join(reversed(parts))
+        paths[pid] = term_path(term_id, known)
     return paths
 
 
@@ -102,23 +114,13 @@ def product_category_paths(conn: Connection, site: SiteContext,
     cats = qt.post_terms(conn, t, ids, "product_cat")
     chosen = {pid: sorted(mine, key=lambda c: (-c[2], c[0]))[0][0]
               for pid, mine in cats.items() if mine}
-    known: dict[int, tuple[str, int]] = {c[0]: (c[1], c[2]) for m in cats.values() for c in m}
-    missing = {parent for _, parent in known.values() if parent and parent not in known}
-    for _ in range(MAX_DEPTH):
-        if not missing:
-            break
-        found = qt.terms_by_id(conn, t, missing, "product_cat")
-        known.update(found)
-        missing = {parent for _, parent in found.values() if parent and parent not in known}
+    known = with_ancestors(conn, site, {c[0]: (c[1], c[2]) for m in cats.values() for c in m},
+                           "product_cat")
     paths: dict[int, str] = {}
     for pid in ids:
-        term_id, parts, seen = chosen.get(pid), [], set()
-        while term_id is not None and term_id in known and term_id not in seen:
-            seen.add(term_id)
-            slug, parent = known[term_id]
-            parts.append(slug)
-            term_id = parent or None
-        paths[pid] = "/".join(reversed(parts)) or "uncategorized"
+        term_id = chosen.get(pid)
+        path = term_path(term_id, known) if term_id is not None else ""
+        paths[pid] = path or "uncategorized"
     return paths
 
 
