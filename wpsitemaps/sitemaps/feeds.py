@@ -30,10 +30,12 @@ from sqlalchemy import Row
 from sqlalchemy import or_
 
 from wpsitemaps.config import ConfigError
+from wpsitemaps.content.urls import encode_url
+from wpsitemaps.content.urls import is_listable
 from wpsitemaps.content.videofields import plain_text
+from wpsitemaps.sitemaps.links import post_links
 from wpsitemaps.sitemaps.providers.authors import AuthorProvider
 from wpsitemaps.sitemaps.providers.news import news_title
-from wpsitemaps.sitemaps.providers.posts import post_entries
 from wpsitemaps.sitemaps.registry import Registry
 from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.dates import utc
@@ -165,8 +167,11 @@ def _items(registry: Registry, config: FeedConfig, rows: list[Row[Any]]) -> list
     for name, typed in by_type.items():
         ctype = site.types.post_type(name)
         if ctype is not None:
-            links.update({pid: e.loc for pid, e in post_entries(conn, site, ctype,
-                                                                 typed).items()})
+            # The sitemap's loc rules (post_entries() minus its image work, unused here).
+            for pid, url in post_links(conn, site, ctype, typed).items():
+                loc = encode_url(url)
+                if is_listable(loc):
+                    links[pid] = loc
     authors = _listed_authors(registry, rows)
     out: list[FeedItem] = []
     for row in rows:
