@@ -145,7 +145,7 @@ def test_no_route_writes(make_app: Callable[..., Flask], backend: str) -> None:
     finally:
         event.remove(engine, "before_cursor_execute", record)
     assert len(statements) > 10
-    # MariaDB page queries carry a per-statement optimizer switch (wordpress.db._correlated).
+    # MariaDB page queries carry a per-statement optimizer switch (wordpress.db._paged).
     reads = [ONE_STATEMENT_SWITCH.sub("", s.lstrip()) for s in statements]
     writes = [s for s in reads if not s.upper().startswith(("SELECT", "SHOW"))]
     assert not writes, writes[:5]

@@ -179,6 +179,40 @@ def test_index_shows_a_new_post_after_one_revalidation(make_app: Callable[..., F
     assert index_dates(app)[last] == "2026-11-29T12:00:00+00:00"
 
 
+def test_index_tail_ignores_new_posts_that_are_not_listed(make_app: Callable[..., Flask],
+                                                          tmp_path: Path) -> None:
+    """The tail reads rows inserted since the bounds, with the listing rules: a draft and a
+    post whose canonical points elsewhere do not date the last page; a listed one does."""
+    app = make_app(small_site(), STORE=str(tmp_path / "pages"), STORE_WINDOW=0,
+                   ENTRIES_PER_PAGE=2)
+    with_clock(app)
+    last = "http://example.test/post-sitemap2.xml"
+    before = index_dates(app)[last]
+    insert_post(app, 50, "draft-news", status="draft")
+    insert_post(app, 51, "copied-news")
+    write(app, "INSERT INTO wp_postmeta (post_id, meta_key, meta_value)"
+          " VALUES (51, '_yoast_wpseo_canonical', 'https://elsewhere.test/original/')")
+    assert index_dates(app)[last] == before
+    insert_post(app, 52, "listed-news")
+    assert index_dates(app)[last] == "2026-11-29T12:00:00+00:00"
+
+
+def test_index_tail_reads_a_draft_published_under_its_old_id(make_app: Callable[..., Flask],
+                                                             tmp_path: Path) -> None:
+    """A post started before the bounds were read (its ID is below their watermark) and
+    published after: dated by its publication, it still dates the last page at once."""
+    app = make_app(small_site(), STORE=str(tmp_path / "pages"), STORE_WINDOW=0,
+                   ENTRIES_PER_PAGE=2, NOW="1795953600")  # the site's clock: NOW
+    with_clock(app)
+    last = "http://example.test/post-sitemap2.xml"
+    insert_post(app, 50, "slow-draft", status="draft", date="2026-11-28 09:00:00")
+    before = index_dates(app)[last]
+    assert before != "2026-11-29T12:00:00+00:00"
+    write(app, "UPDATE wp_posts SET post_status = 'publish', post_date = ?, post_date_gmt = ?,"
+          " post_modified = ?, post_modified_gmt = ? WHERE ID = 50", NOW, NOW, NOW, NOW)
+    assert index_dates(app)[last] == "2026-11-29T12:00:00+00:00"
+
+
 def test_index_older_pages_follow_the_bounds_cache(make_app: Callable[..., Flask],
                                                    tmp_path: Path) -> None:
     """An update on an older page dates it in the index once the page bounds are refreshed

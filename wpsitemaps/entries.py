@@ -69,7 +69,14 @@ class SitemapRef:
 
 @dataclass(frozen=True, slots=True)
 class PageBound:
-    """Where one sitemap page starts (keyset), and the newest lastmod of its entries."""
+    """Where one sitemap page starts (keyset), and the newest lastmod of its entries.
+
+    seen_to, seen_at (post types' last page only): the highest post ID and the site's clock
+    when the bounds were read; rows above that ID or published since then are newer than
+    the bounds (sitemaps/tails.py reads them).
+    """
 
     first_key: int
     lastmod: datetime | None = None
+    seen_to: int | None = None
+    seen_at: datetime | None = None

@@ -1,14 +1,19 @@
-"""The live tail of the index (issue #13): the last page of each post type read now.
+"""The live tail of the index (issue #13): posts newer than the cached page bounds.
 
 The index is built from page bounds kept in the shared cache for `cache_ttl` seconds,
-because knowing every page's newest date takes a pass over the site. New posts get the
-highest IDs, so publishing changes the last page of its type: reading that one page's
-dates now (a query bounded by the page) lets the index show a new post within the page
-store's window plus one revalidation. Changes to older pages wait for the cache.
+because knowing every page's newest date takes a pass over the site. The last page of each
+post type records up to which post ID and when that pass looked (`PageBound.seen_to`,
+`seen_at`); the index reads now the listed rows above that ID (a new post) or dated since
+then (a draft published under the ID it got when it was started), through the primary key
+and the `type_status_date` index: ranges that hold only what changed since the pass,
+whatever the site's size. They date the type's last page, so a new post shows within the
+page store's window plus one revalidation. Other changes to rows the pass saw (an update,
+a trashed post, a backdated publication) wait for the bounds cache, on every page alike.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import singledispatch
 
 from wpsitemaps.entries import PageBound
@@ -16,7 +21,6 @@ from wpsitemaps.sitemaps.providers.base import Provider
 from wpsitemaps.sitemaps.providers.posts import PostTypeProvider
 from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.dates import utc
-from wpsitemaps.wordpress.queries import fingerprint as qf
 
 
 @singledispatch
@@ -30,13 +34,11 @@ def _post_type(provider: PostTypeProvider) -> list[PageBound]:
     bounds = list(provider.bounds)
     if not bounds:
         return bounds
-    site = provider.site
     last = bounds[-1]
-    rows = qf.page_keys(provider.conn, site.tables, provider.range_condition(last.first_key),
-                        last.first_key, site.settings.entries_per_page)
-    lastmod = latest(*(latest(utc(r.post_modified_gmt), utc(r.post_date_gmt)) for r in rows))
+    rows = provider.newer_than(last, provider.site.settings.entries_per_page)
+    lastmod = latest(last.lastmod,
+                     *(latest(utc(r.post_modified_gmt), utc(r.post_date_gmt)) for r in rows))
     if len(bounds) == 1:
         lastmod = latest(lastmod, *(e.lastmod for e in provider.first_links))
-    if rows:
-        bounds[-1] = PageBound(last.first_key, lastmod)
+    bounds[-1] = replace(last, lastmod=lastmod)
     return bounds

@@ -10,6 +10,8 @@ per refresh, use the whole type's keep-list (`self_canonical`, cached with them)
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from dataclasses import replace
 from functools import cached_property
 from typing import Any
 
@@ -33,6 +35,7 @@ from wpsitemaps.wordpress import permalinks
 from wpsitemaps.wordpress.contenttypes import ContentType
 from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.dates import utc
+from wpsitemaps.wordpress.queries import fingerprint as qf
 from wpsitemaps.wordpress.queries import posts as qp
 from wpsitemaps.wordpress.site import SiteContext
 
@@ -146,12 +149,6 @@ class PostTypeProvider(TypeProvider):
         return qp.listable(self.site.tables, [self.name], (), self._exclude(), keyset=True,
                            canonical=False)
 
-    def range_condition(self, first: int) -> ColumnElement[bool]:
-        """condition for keyset queries from ID `first` on (the last page's live dates in
-        the index), its keep-list computed over that range only."""
-        keep = self._self_canonical(self.site.tables.posts.c.ID >= first)
-        return qp.listable(self.site.tables, [self.name], keep, self._exclude(), keyset=True)
-
     def listable_clauses(self, keyset: bool = False) -> qp.Clauses:
         """The named clauses of `condition` (what `wpsitemaps explain` evaluates)."""
         return qp.listable_clauses(self.site.tables, [self.name], self.self_canonical,
@@ -175,13 +172,17 @@ class PostTypeProvider(TypeProvider):
         return sorted(pid for pid, values in candidates.items() if values == {links.get(pid)})
 
     def compute_bounds(self) -> list[PageBound]:
-        """Page bounds from one ID-ordered pass; page 1 also covers the first links."""
+        """Page bounds from one ID-ordered pass; page 1 also covers the first links, the
+        last page says up to which ID and when the pass looked (both read before it, so a
+        row inserted or published during the pass is read again by the index's tail)."""
+        seen_to, seen_at = qp.max_id(self.conn, self.site.tables), self.site.now
         rows = qp.page_bounds(self.conn, self.site.tables, self.condition,
                               self.site.settings.entries_per_page)
         out = [span.bound for span in rows]
         if out:
             first_mod = latest(*(e.lastmod for e in self.first_links))
             out[0] = PageBound(out[0].first_key, latest(out[0].lastmod, first_mod))
+            out[-1] = replace(out[-1], seen_to=seen_to, seen_at=seen_at)
         return out
 
     def entries(self, page: int, bound: PageBound) -> list[UrlEntry]:
@@ -202,26 +203,52 @@ class PostTypeProvider(TypeProvider):
         """Up to `size` listed rows from `first` (below `before`), their meta and the links
         of those with a canonical override: rows whose override is not their own permalink
         are dropped here, and the next rows read if that left the page short."""
-        conn, t = self.conn, self.site.tables
+        def fetch(start: int, cap: int) -> list[Row[Any]]:
+            return qp.page_rows(self.conn, self.site.tables, self.page_condition, start, cap,
+                                before_id=before, marked_only=True)
+        return self._settled(fetch, first, size)
+
+    def newer_than(self, bound: PageBound, size: int) -> list[Row[Any]]:
+        """The key columns (no text) of listed rows the bounds pass of `bound` could not
+        see: up to `size` with a higher ID, and up to `size` dated since the pass (a draft
+        published under the ID it got as a draft). The index's live tail
+        (sitemaps/tails.py); the canonical rule is settled on them as a page does."""
+        conn, t, where = self.conn, self.site.tables, self.page_condition
+        rows = {} if bound.seen_to is None else {
+            int(r.ID): r for r in qf.page_keys(conn, t, where, bound.seen_to + 1, size)}
+        if bound.seen_at is not None:
+            rows.update((int(r.ID), r)
+                        for r in qf.published_since(conn, t, where, bound.seen_at, size))
+        return self._settle([rows[k] for k in sorted(rows)], {}, {})
+
+    def _settled(self, fetch: Callable[[int, int], list[Row[Any]]], first: int, size: int,
+                 ) -> tuple[list[Row[Any]], dict[int, dict[str, str]], dict[int, str]]:
+        """Rows from fetch(first, cap) with the canonical rule settled on them (see
+        _page_rows), reading on while foreign canonicals left fewer than `size`."""
         cap = 2 * size  # a page's range holds its rows plus its few foreign canonicals
         rows: list[Row[Any]] = []
         meta: dict[int, dict[str, str]] = {}
         links: dict[int, str] = {}
         while True:
-            batch = qp.page_rows(conn, t, self.page_condition, first, cap, before_id=before,
-                                 marked_only=True)
-            lists = qp.meta_lists(conn, t, [int(r.ID) for r in batch],
-                                  (*META_KEYS, *qp.CANONICAL_KEYS))
-            meta.update(qp.first_values(lists))
-            overrides = canonical_sets(lists)
-            if overrides:
-                links.update(post_links(conn, self.site, self.ctype,
-                                        [r for r in batch if int(r.ID) in overrides], meta))
-            rows.extend(r for r in batch if int(r.ID) not in overrides
-                        or overrides[int(r.ID)] == {links.get(int(r.ID))})
+            batch = fetch(first, cap)
+            rows.extend(self._settle(batch, meta, links))
             if len(rows) >= size or len(batch) < cap:
                 return rows[:size], meta, links
             first = int(batch[-1].ID) + 1
+
+    def _settle(self, batch: list[Row[Any]], meta: dict[int, dict[str, str]],
+                links: dict[int, str]) -> list[Row[Any]]:
+        """The rows of batch that stay listed: no canonical override, or one equal to their
+        own permalink. Their meta and the links computed go into `meta` and `links`."""
+        lists = qp.meta_lists(self.conn, self.site.tables, [int(r.ID) for r in batch],
+                              (*META_KEYS, *qp.CANONICAL_KEYS))
+        meta.update(qp.first_values(lists))
+        overrides = canonical_sets(lists)
+        if overrides:
+            links.update(post_links(self.conn, self.site, self.ctype,
+                                    [r for r in batch if int(r.ID) in overrides], meta))
+        return [r for r in batch if int(r.ID) not in overrides
+                or overrides[int(r.ID)] == {links.get(int(r.ID))}]
 
     @cached_property
     def first_links(self) -> list[UrlEntry]:

@@ -8,6 +8,7 @@ first ID, as the page query walks them) and the attachments hanging off them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import ColumnElement
@@ -15,6 +16,8 @@ from sqlalchemy import Connection
 from sqlalchemy import func
 from sqlalchemy import select
 
+from wpsitemaps.wordpress.dates import sql_utc
+from wpsitemaps.wordpress.queries.news import LOCAL_BEHIND
 from wpsitemaps.wordpress.queries.posts import NoIndex
 from wpsitemaps.wordpress.schema import WPTables
 
@@ -40,7 +43,20 @@ def page_keys(conn: Connection, t: WPTables, where: ColumnElement[bool], first_i
     keys = [p.c.ID >= first_id] + ([p.c.ID < before_id] if before_id is not None else [])
     stmt = (select(*_columns(t)).where(where, *keys).order_by(p.c.ID)
             .limit(limit)
-            .execution_options(correlated=True))  # see wordpress.db._correlated
+            .execution_options(paged=True))  # see wordpress.db._paged
+    return list(conn.execute(stmt))
+
+
+def published_since(conn: Connection, t: WPTables, where: ColumnElement[bool], start: datetime,
+                    limit: int) -> list[Any]:
+    """The key columns of rows dated from `start` on (post_date_gmt), through the
+    type_status_date index by the redundant local-date bound the news window uses."""
+    p = t.posts
+    stmt = (select(*_columns(t))
+            .where(where, p.c.post_date_gmt >= sql_utc(start),
+                   p.c.post_date >= sql_utc(start - LOCAL_BEHIND))
+            .order_by(p.c.ID).limit(limit)
+            .execution_options(paged=True))  # see wordpress.db._paged
     return list(conn.execute(stmt))
 
 

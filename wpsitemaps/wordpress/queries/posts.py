@@ -227,7 +227,7 @@ def page_rows(conn: Connection, t: WPTables, where: ColumnElement[bool], first_i
     stmt = (select(*cols).where(where, *keys).order_by(p.c.ID).limit(limit)
             .with_hint(p, "FORCE INDEX (PRIMARY)", "mysql")
             .with_hint(p, "FORCE INDEX (PRIMARY)", "mariadb")
-            .execution_options(correlated=True))  # see wordpress.db._correlated
+            .execution_options(paged=True))  # see wordpress.db._paged
     return list(conn.execute(stmt))
 
 
@@ -252,7 +252,8 @@ def meta_lists(conn: Connection, t: WPTables, ids: Iterable[int],
         rows = conn.execute(select(m.c.post_id, m.c.meta_key, m.c.meta_value)
                             .where(m.c.post_id.in_(chunk),
                                    NoIndex(m.c.meta_key).in_(list(keys)))
-                            .order_by(m.c.meta_id))
+                            .order_by(m.c.meta_id)
+                            .execution_options(paged=True))  # see wordpress.db._paged
         for post_id, key, value in rows:
             out[int(post_id)].setdefault(str(key), []).append(
                 "" if value is None else str(value))
@@ -279,6 +280,8 @@ def canonical_candidates(conn: Connection, t: WPTables, post_type: str,
     stmt = (select(p.c.ID, m.c.meta_value).join(m, m.c.post_id == p.c.ID)
             .where(published(t, [post_type]), m.c.meta_key.in_(CANONICAL_KEYS),
                    m.c.meta_value != "", *extra))
+    if within is not None:  # a range: no filter built from every override of the type
+        stmt = stmt.execution_options(paged=True)  # see wordpress.db._paged
     return list(conn.execute(stmt))
 
 
@@ -323,6 +326,11 @@ def parents(conn: Connection, t: WPTables, ids: Iterable[int]) -> dict[int, tupl
                 select(p.c.ID, p.c.post_name, p.c.post_parent).where(p.c.ID.in_(chunk))):
             out[int(pid)] = (str(name or ""), int(parent or 0))
     return out
+
+
+def max_id(conn: Connection, t: WPTables) -> int:
+    """The highest post ID of any type (the end of the primary key: one index step)."""
+    return int(conn.execute(select(func.max(t.posts.c.ID))).scalar() or 0)
 
 
 def max_modified(conn: Connection, t: WPTables, post_type: str) -> Any:
