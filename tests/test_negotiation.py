@@ -6,6 +6,7 @@ import lxml.html
 import pytest
 from flask.testing import FlaskClient
 
+from wpsitemaps.paths import XSL_DIR
 from wpsitemaps.web import xslt
 
 NAVIGATE = {"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate",
@@ -75,7 +76,7 @@ def test_stylesheets_served_as_text_xsl(client: FlaskClient, kind: str) -> None:
     resp = client.get(f"/{kind}-sitemap.xsl")
     assert resp.status_code == 200
     assert resp.headers["Content-Type"] == "text/xsl; charset=utf-8"
-    assert resp.data == (xslt.XSL_DIR / f"{kind}-sitemap.xsl").read_bytes()
+    assert resp.data == (XSL_DIR / f"{kind}-sitemap.xsl").read_bytes()
     assert resp.headers["ETag"] and resp.headers["Last-Modified"]
     assert resp.headers["X-Robots-Tag"] == "noindex, follow"
 

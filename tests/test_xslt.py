@@ -8,6 +8,7 @@ import lxml.html
 import pytest
 from lxml import etree
 
+from wpsitemaps.web import libxslt
 from wpsitemaps.web import xslt
 
 HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -258,7 +259,7 @@ def _evil(tmp_path: Path, select: str) -> etree.XSLT:
                     'xmlns:xsl="http://www.w3.org/1999/XSL/Transform">'
                     f'<xsl:template match="/"><r><xsl:copy-of select="document(\'{select}\')"/>'
                     "</r></xsl:template></xsl:stylesheet>")
-    return xslt.compile_stylesheet(path, root=tmp_path)
+    return libxslt.compile_stylesheet(path, root=tmp_path)
 
 
 def test_document_of_a_local_file_is_denied(tmp_path: Path) -> None:
@@ -290,7 +291,7 @@ def test_include_outside_xsl_dir_is_refused(tmp_path: Path) -> None:
     (tmp_path / "other.xsl").write_text('<xsl:stylesheet version="1.0" '
                                         'xmlns:xsl="http://www.w3.org/1999/XSL/Transform"/>')
     with pytest.raises(etree.XSLTParseError, match="only files in xsl/"):
-        xslt.compile_stylesheet(path, root=tmp_path / "xsl")
+        libxslt.compile_stylesheet(path, root=tmp_path / "xsl")
 
 
 def test_external_entities_in_input_are_not_expanded(tmp_path: Path) -> None:
@@ -303,9 +304,9 @@ def test_external_entities_in_input_are_not_expanded(tmp_path: Path) -> None:
 
 def test_stylesheets_compiled_once_per_process() -> None:
     """Repeated transforms reuse the same compiled XSLT object."""
-    xslt.stylesheet.cache_clear()
-    first = xslt.stylesheet("main")
+    libxslt.stylesheet.cache_clear()
+    first = libxslt.stylesheet("main")
     for _ in range(3):
         xslt.transform(INDEX, "main")
-    assert xslt.stylesheet("main") is first
-    assert xslt.stylesheet.cache_info().misses == 1
+    assert libxslt.stylesheet("main") is first
+    assert libxslt.stylesheet.cache_info().misses == 1

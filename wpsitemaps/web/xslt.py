@@ -5,24 +5,15 @@ the same stylesheet the `<?xml-stylesheet?>` PI names and answer HTML. Styleshee
 compiled once per process and run with no network, no file writes and no document() reads.
 They get one extension function, `wps:display-url` (web/display.py), and the view parameters
 (pager, clock); a browser running the same XSL has neither and lets the inline script do it.
+
+lxml itself is in web/libxslt.py, imported on the first HTML view (see there).
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping
-from functools import lru_cache
-from pathlib import Path
-from typing import Any
 
-from lxml import etree
 from werkzeug.datastructures import Headers
-
-from wpsitemaps.paths import XSL_DIR
-from wpsitemaps.web.display import display_url
-
-# The namespace the stylesheets bind to `wps:`; they test function-available() first.
-EXT_NS = "urn:wpsitemaps:xslt"
 
 # Sitemap kind -> stylesheet file in xsl/ (and the URL path the PI names).
 STYLESHEETS: dict[str, str] = {
@@ -30,61 +21,6 @@ STYLESHEETS: dict[str, str] = {
     "video": "video-sitemap.xsl",
     "news": "news-sitemap.xsl",
 }
-
-# Nothing read from the network or a file while transforming: our stylesheets need no
-# document() and no output documents, so everything is denied at run time.
-ACCESS = etree.XSLTAccessControl(read_file=False, write_file=False, create_dir=False,
-                                 read_network=False, write_network=False)
-
-_lock = threading.Lock()
-
-
-class _XslDirOnly(etree.Resolver):  # type: ignore[misc]
-    """Compile-time loads (xsl:include/import) may only read files inside xsl/."""
-
-    def __init__(self, root: Path) -> None:
-        super().__init__()
-        self.root = root.resolve()
-
-    def resolve(self, url: str, pubid: str | None, context: Any) -> Any:
-        """Serve files under xsl/; refuse anything else (the compile fails)."""
-        path = Path(url.removeprefix("file://")).resolve()
-        if "://" not in url.removeprefix("file://") and path.is_relative_to(self.root):
-            return self.resolve_filename(str(path), context)
-        raise etree.XSLTParseError(f"refused to load {url!r}: only files in xsl/ are allowed")
-
-
-def safe_parser() -> etree.XMLParser:
-    """An XML parser that never touches the network and never expands entities."""
-    return etree.XMLParser(no_network=True, resolve_entities=False, load_dtd=False,
-                           huge_tree=False, remove_blank_text=False)
-
-
-def compile_stylesheet(path: Path, root: Path = XSL_DIR) -> etree.XSLT:
-    """Compile one stylesheet with the safe parser and the run-time access control."""
-    parser = safe_parser()
-    parser.resolvers.add(_XslDirOnly(root))
-    doc = etree.parse(str(path), parser)
-    return etree.XSLT(doc, access_control=ACCESS,
-                      extensions={(EXT_NS, "display-url"): _display_url})
-
-
-def _display_url(context: Any, value: Any) -> str:
-    """XPath wps:display-url(string): the URL as an address bar shows it."""
-    if isinstance(value, list):  # a node-set: XPath's string() of it is its first node's text
-        value = value[0] if value else ""
-        value = value if isinstance(value, str) else "".join(value.itertext())
-    return display_url(str(value))
-
-
-@lru_cache(maxsize=len(STYLESHEETS))
-def stylesheet(kind: str) -> etree.XSLT:
-    """The compiled stylesheet for a sitemap kind ("main", "video", "news"), once per process."""
-    try:
-        name = STYLESHEETS[kind]
-    except KeyError:
-        raise ValueError(f"unknown sitemap kind {kind!r}") from None
-    return compile_stylesheet(XSL_DIR / name)
 
 
 def wants_html(headers: Headers | Mapping[str, str]) -> bool:
@@ -100,13 +36,6 @@ def transform(xml: bytes, stylesheet_name: str,
 
     `params` are string parameters of the stylesheet (web/display.py: view_params).
     """
-    xslt = stylesheet(stylesheet_name)
-    doc = etree.fromstring(xml, safe_parser()).getroottree()
-    quoted = {key: etree.XSLT.strparam(value) for key, value in (params or {}).items()}
-    # An XSLT object is not safe to run from several threads at once (lxml docs).
-    with _lock:
-        result = xslt(doc, **quoted)
-    if xslt.error_log and result.getroot() is None:
-        raise ValueError(f"XSLT failed: {xslt.error_log}")
-    out: bytes = bytes(result)
-    return out
+    from wpsitemaps.web import libxslt  # lxml on first use: see web/libxslt.py
+
+    return libxslt.transform(xml, stylesheet_name, params)
