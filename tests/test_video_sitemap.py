@@ -457,3 +457,25 @@ def test_link_to_channel_only_gives_no_video_sitemap(make_app: MakeApp) -> None:
     index = app.test_client().get("/sitemap_index.xml").data
     assert not [loc for loc, _ in parse_index(index) if "video" in loc]
     assert video_map(fetch(app)) == {}
+
+
+def test_canonical_rule_and_primary_category_as_in_the_post_sitemap(make_app: MakeApp) -> None:
+    """The video sitemap lists exactly the video posts the post sitemap lists, at the same URL:
+    a foreign canonical leaves a post out, a self-canonical keeps it, and a %category% URL
+    follows Yoast's primary category (settled on the page's rows, issue #13)."""
+    site = Site(home=HOME, permalink_structure="/%category%/%postname%/")
+    site.option("active_plugins", php_serialize(["wordpress-seo/wp-seo.php"]))
+    news = site.term("News", "category", slug="news")
+    world = site.term("World", "category", slug="world")
+    site.post("Elsewhere", content=IFRAME, name="elsewhere",
+              meta={"_yoast_wpseo_canonical": "https://other.test/original/"})
+    site.post("Itself", content=IFRAME, name="itself",
+              meta={"_yoast_wpseo_canonical": f"{HOME}/uncategorized/itself/"})
+    site.post("Primary", content=IFRAME, name="primary", terms=(news, world),
+              meta={"_yoast_wpseo_primary_category": str(world)})
+    app = make_app(site)
+    posts = [url.findtext(SM + "loc") for url in
+             ET.fromstring(fetch(app, "/post-sitemap.xml")).findall(SM + "url")]
+    videos = list(video_map(fetch(app)))
+    assert videos == [f"{HOME}/uncategorized/itself/", f"{HOME}/world/primary/"]
+    assert set(videos) <= set(posts)

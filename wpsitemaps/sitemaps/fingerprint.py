@@ -114,7 +114,8 @@ def _video(provider: VideoProvider, page: int, bound: PageBound) -> str | None:
     rows = qf.page_keys(conn, site.tables, provider.condition, bound.first_key,
                         site.settings.entries_per_page)
     ids = [int(r.ID) for r in rows]
-    parts = [_rows(rows), _post_deps(conn, site, rows, VIDEO_META_KEYS),
+    parts = [_rows(rows), _post_deps(conn, site, rows, (*VIDEO_META_KEYS, *META_KEYS,
+                                                          *qp.CANONICAL_KEYS)),
              sorted(qv.tag_names(conn, site.tables, ids).items()),
              sorted(qv.authors(conn, site.tables, {int(r.post_author or 0) for r in rows})
                     .items())]
