@@ -8,6 +8,7 @@ import html
 import re
 import sqlite3
 from datetime import datetime
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from tests.support.builder import Site
 from wpsitemaps import create_app
 from wpsitemaps.cli import main
 from wpsitemaps.config import ConfigError
+from wpsitemaps.demo.wp import php_serialize
 from wpsitemaps.demo.write import write_sqlite
 from wpsitemaps.sitemaps.feeds import parse_feed_config
 
@@ -284,3 +286,42 @@ def test_mariadb_serves_the_same_feeds(peer: Flask, peer_mariadb_url: str, path:
     """peer-small on MariaDB gives byte-identical feeds."""
     other = create_app({"TESTING": True, "DATABASE_URL": peer_mariadb_url, **PEER_CONFIG})
     assert other.test_client().get(path).data == peer.test_client().get(path).data
+
+
+def test_foreign_canonicals_are_read_past_and_primary_category_followed(
+        tmp_path: Path) -> None:
+    """The newest posts all canonicalised elsewhere: the feed reads on past them (settled
+    on the rows read, issue #13) and links like the post sitemap (Yoast primary category)."""
+    site = Site(permalink_structure="/%category%/%postname%/")
+    site.option("active_plugins", php_serialize(["wordpress-seo/wp-seo.php"]))
+    news = site.term("News", "category", slug="news")
+    world = site.term("World", "category", slug="world")
+    site.post("Old", name="old", date=site.now - timedelta(days=30))
+    site.post("Primary", name="primary", terms=(news, world),
+              meta={"_yoast_wpseo_primary_category": str(world)},
+              date=site.now - timedelta(days=20))
+    for n in range(5):
+        site.post(f"Copy {n}", name=f"copy-{n}", date=site.now - timedelta(hours=n),
+                  meta={"_yoast_wpseo_canonical": f"https://other.test/{n}/"})
+    app = serve(tmp_path / "canon.sqlite", site, FEEDS={"count": 2})
+    for feed in ("/rss.xml", "/atom.xml"):
+        assert [e.link for e in read(app, feed).entries] == [
+            "http://example.test/world/primary/", "http://example.test/uncategorized/old/"]
+
+
+def test_order_is_by_gmt_date_when_local_dates_disagree(tmp_path: Path) -> None:
+    """Posts are read by their local post_date (the index WordPress has) but ranked by
+    post_date_gmt: a post written at UTC-12 whose local date is the oldest is still the
+    newest item when its GMT date is, even with count=1 (the reading goes on)."""
+    site = Site()
+    offsets = {"east": ("2026-11-29 12:00:00", "2026-11-28 22:00:00"),   # UTC+14
+               "east2": ("2026-11-29 11:00:00", "2026-11-28 21:00:00"),  # UTC+14
+               "west": ("2026-11-29 01:00:00", "2026-11-29 13:00:00")}   # UTC-12
+    for name, (local, gmt) in offsets.items():
+        pid = site.post(name, name=name)
+        site.rows["posts"][pid - 1].update(post_date=local, post_date_gmt=gmt,
+                                           post_modified=local, post_modified_gmt=gmt)
+    app = serve(tmp_path / "tz.sqlite", site, FEEDS={"count": 1})
+    assert [e.title for e in read(app, "/rss.xml").entries] == ["west"]
+    app = serve(tmp_path / "tz3.sqlite", site, FEEDS={"count": 3})
+    assert [e.title for e in read(app, "/atom.xml").entries] == ["west", "east", "east2"]

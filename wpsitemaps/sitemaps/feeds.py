@@ -27,20 +27,24 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from sqlalchemy import Row
-from sqlalchemy import or_
 
 from wpsitemaps.config import ConfigError
 from wpsitemaps.content.urls import encode_url
 from wpsitemaps.content.urls import is_listable
 from wpsitemaps.content.videofields import plain_text
+from wpsitemaps.sitemaps.links import PRIMARY_CATEGORY_KEY
 from wpsitemaps.sitemaps.links import post_links
 from wpsitemaps.sitemaps.providers.authors import AuthorProvider
 from wpsitemaps.sitemaps.providers.news import news_title
+from wpsitemaps.sitemaps.providers.posts import canonical_sets
 from wpsitemaps.sitemaps.registry import Registry
 from wpsitemaps.wordpress.dates import latest
+from wpsitemaps.wordpress.dates import parse_wp_date
 from wpsitemaps.wordpress.dates import utc
 from wpsitemaps.wordpress.queries import feeds as qf
+from wpsitemaps.wordpress.queries import posts as qp
 from wpsitemaps.wordpress.queries import video as qv
+from wpsitemaps.wordpress.queries.news import LOCAL_BEHIND
 
 MAX_COUNT = 100
 SUMMARY_WORDS = 55  # wp_trim_excerpt()'s excerpt_length
@@ -129,21 +133,68 @@ def summary(excerpt: str, content: str) -> str:
 def build_feed(registry: Registry, config: FeedConfig) -> Feed:
     """The feed of the site's newest listable articles."""
     site = registry.site
-    rows = _rows(registry, config)
-    items = _items(registry, config, rows)
+    rows, links = _rows(registry, config)
+    items = _items(registry, config, rows, links)
     lang = site.options.locale.replace("_", "-")
     return Feed(tag_uri(registry, config, "feed"), html.unescape(site.options.blogname),
                 site.options.home + "/", lang, latest(*(i.updated for i in items)),
                 tuple(items))
 
 
-def _rows(registry: Registry, config: FeedConfig) -> list[Row[Any]]:
-    """The newest rows under the post type sitemaps' own conditions."""
-    site = registry.site
-    conditions = [p.condition for p in registry.post_types if p.name in config.post_types]
-    if not site.options.blog_public or not conditions:
-        return []
-    return qf.newest(registry.conn, site.tables, or_(*conditions), config.count)
+def _rows(registry: Registry, config: FeedConfig) -> tuple[list[Row[Any]], dict[int, str]]:
+    """The newest rows the post type sitemaps list, by post_date_gmt, and their permalinks.
+
+    Read per post type by the local post_date, which WordPress's index orders: a row not
+    read has a post_date at most its type's oldest one read, so a post_date_gmt at most
+    12 hours after it (time zones are UTC-12..UTC+14); the newest rows read are the newest
+    of all once they are newer than that for every type not read to its end. The canonical
+    rule is settled on the rows read, as a sitemap page does (a whole-type keep-list would
+    build the permalink of every overridden post of the site). Both may read on."""
+    conn, site = registry.conn, registry.site
+    types = [p for p in registry.post_types if p.name in config.post_types]
+    if not site.options.blog_public or not types:
+        return [], {}
+    limit = 2 * config.count
+    while True:
+        rows: list[Row[Any]] = []
+        unread_before: list[datetime] = []  # the newest post_date_gmt a row not read can have
+        for provider in types:
+            typed = qf.newest_local(conn, site.tables, provider.bounds_condition, limit)
+            rows.extend(typed)
+            oldest = parse_wp_date(typed[-1].post_date) if typed else None
+            if len(typed) == limit and oldest is not None:
+                unread_before.append(oldest + LOCAL_BEHIND)
+        lists = qp.meta_lists(conn, site.tables, [int(r.ID) for r in rows],
+                              (PRIMARY_CATEGORY_KEY, *qp.CANONICAL_KEYS))
+        links = _links(registry, rows, qp.first_values(lists))
+        overrides = canonical_sets(lists)
+        kept = sorted((r for r in rows if int(r.ID) not in overrides
+                       or overrides[int(r.ID)] == {links.get(int(r.ID))}),
+                      key=_published_key, reverse=True)[:config.count]
+        exact = len(kept) == config.count and all(
+            _published_key(kept[-1])[0] > bound for bound in unread_before)
+        if exact or not unread_before:
+            return kept, links
+        limit *= 4
+
+
+def _published_key(row: Row[Any]) -> tuple[datetime, int]:
+    """The feed's order: post_date_gmt (naive UTC; zero dates first), then ID."""
+    return (parse_wp_date(row.post_date_gmt) or datetime.min, int(row.ID))
+
+
+def _links(registry: Registry, rows: list[Row[Any]],
+           meta: dict[int, dict[str, str]]) -> dict[int, str]:
+    """get_permalink() of rows of several post types (meta: Yoast's primary category)."""
+    by_type: dict[str, list[Row[Any]]] = defaultdict(list)
+    for row in rows:
+        by_type[str(row.post_type)].append(row)
+    links: dict[int, str] = {}
+    for name, typed in by_type.items():
+        ctype = registry.site.types.post_type(name)
+        if ctype is not None:
+            links.update(post_links(registry.conn, registry.site, ctype, typed, meta))
+    return links
 
 
 def _listed_authors(registry: Registry, rows: list[Row[Any]]) -> dict[int, str]:
@@ -157,21 +208,13 @@ def _listed_authors(registry: Registry, rows: list[Row[Any]]) -> dict[int, str]:
     return {uid: html.unescape(display).strip() for uid, (_, display) in found.items()}
 
 
-def _items(registry: Registry, config: FeedConfig, rows: list[Row[Any]]) -> list[FeedItem]:
+def _items(registry: Registry, config: FeedConfig, rows: list[Row[Any]],
+           permalinks: dict[int, str]) -> list[FeedItem]:
     """FeedItems in row order; a row whose URL cannot be listed is left out, as in sitemaps."""
-    conn, site = registry.conn, registry.site
-    by_type: dict[str, list[Row[Any]]] = defaultdict(list)
-    for row in rows:
-        by_type[str(row.post_type)].append(row)
-    links: dict[int, str] = {}
-    for name, typed in by_type.items():
-        ctype = site.types.post_type(name)
-        if ctype is not None:
-            # The sitemap's loc rules (post_entries() minus its image work, unused here).
-            for pid, url in post_links(conn, site, ctype, typed).items():
-                loc = encode_url(url)
-                if is_listable(loc):
-                    links[pid] = loc
+    site = registry.site
+    # The sitemap's loc rules (post_entries() minus its image work, unused here).
+    links = {pid: loc for pid, loc in ((pid, encode_url(url)) for pid, url in permalinks.items())
+             if is_listable(loc)}
     authors = _listed_authors(registry, rows)
     out: list[FeedItem] = []
     for row in rows:

@@ -8,8 +8,7 @@ whole site's overrides. The page bounds leave that rule out: a page's range hold
 are dropped when the page is built, as Yoast drops them from its pages (its get_url()
 returns false for them). Settling it for the bounds took a pass over every override of the
 type: 27 s and 200 MB per worker and refresh at 1,000,000 posts (issue #13). The whole
-type's keep-list (`self_canonical`) is still what the video sitemap, the feeds, explain and
-the headless API use.
+type's keep-list (`self_canonical`) is still what explain and the headless API use.
 """
 
 from __future__ import annotations

@@ -11,11 +11,16 @@ from sqlalchemy import select
 from wpsitemaps.wordpress.schema import WPTables
 
 
-def newest(conn: Connection, t: WPTables, where: ColumnElement[bool], limit: int) -> list[Any]:
-    """The `limit` newest rows by post_date_gmt (then ID), with page_rows()' columns."""
+def newest_local(conn: Connection, t: WPTables, where: ColumnElement[bool],
+                 limit: int) -> list[Any]:
+    """The `limit` newest rows of ONE post type's condition by the local post_date (then ID),
+    with page_rows()' columns: WordPress's type_status_date index serves this order, where
+    ordering by post_date_gmt sorted every listed post (2.3 s a feed at 1,000,000 posts).
+    The caller restores the order by post_date_gmt (sitemaps/feeds.py)."""
     p = t.posts
     stmt = (select(p.c.ID, p.c.post_type, p.c.post_name, p.c.post_date, p.c.post_date_gmt,
                    p.c.post_modified_gmt, p.c.post_parent, p.c.post_author, p.c.post_title,
                    p.c.post_excerpt, p.c.post_content)
-            .where(where).order_by(p.c.post_date_gmt.desc(), p.c.ID.desc()).limit(limit))
+            .where(where).order_by(p.c.post_date.desc(), p.c.ID.desc()).limit(limit)
+            .execution_options(paged=True))  # see wordpress.db._paged
     return list(conn.execute(stmt))
