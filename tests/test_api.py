@@ -15,6 +15,7 @@ from xml.etree import ElementTree as ET
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import event
 from werkzeug.test import TestResponse
 
 from tests.support.builder import ZERO
@@ -24,8 +25,10 @@ from tests.support.sitemaps import assert_valid
 from tests.support.sitemaps import parse_index
 from tests.support.sitemaps import parse_urlset
 from tests.support.sitemaps import validator
+from tests.support.storeclock import write
 from wpsitemaps import create_app
 from wpsitemaps.headless.urls import detail_slug
+from wpsitemaps.web.context import ENGINE
 
 HEADLESS: dict[str, Any] = {
     "data_types": {"Event": "tribe_events"},
@@ -220,6 +223,40 @@ def test_only_listable_posts(api_app: Callable[..., FlaskClient]) -> None:
     site.post("Noindex", meta={"_yoast_wpseo_meta-robots-noindex": "1"})
     site.post("Kanonisch", meta={"_yoast_wpseo_canonical": "https://elsewhere.example/x"})
     assert locs(xml(api_app(site))) == [f"{FRONT}/Article/{keep}/sichtbar"]
+
+
+def test_self_canonical_post_stays(api_app: Callable[..., FlaskClient]) -> None:
+    """A canonical override equal to the post's own permalink keeps it, as in the sitemaps
+    (settled on the page's rows, issue #13)."""
+    site = Site()
+    mine = site.post("Eigen", name="eigen",
+                     meta={"_yoast_wpseo_canonical": "http://example.test/eigen/"})
+    site.post("Fremd", name="fremd", meta={"rank_math_canonical_url": "https://x.example/"})
+    assert locs(xml(api_app(site))) == [f"{FRONT}/Article/{mine}/eigen"]
+
+
+def test_page_bounds_are_computed_once_per_cache_ttl(api_app: Callable[..., FlaskClient]
+                                                     ) -> None:
+    """The pass over the whole type (the page bounds) runs on the first call, not on every
+    call; a page's rows are read live, so a post unpublished since is gone at once."""
+    client = api_app(many_posts(1001))
+    engine = client.application.extensions[ENGINE]
+    statements: list[str] = []
+
+    def record(*args: Any) -> None:
+        statements.append(args[2])
+
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        xml(client, page="2")
+        passes = sum("row_number()" in s.lower() for s in statements)
+        write(client.application, "UPDATE wp_posts SET post_status = 'draft' WHERE ID = 1001")
+        assert_empty_urlset(xml(client, page="2"))
+        assert len(parse_index(xml(client))) == 2
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+    assert passes == 1
+    assert sum("row_number()" in s.lower() for s in statements) == 1
 
 
 SLUGS = [

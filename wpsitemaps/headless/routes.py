@@ -9,12 +9,14 @@ in params.py, SQL lives in queries.py and wordpress/queries/posts.py, URLs in ur
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC
 from datetime import datetime
 from datetime import timedelta
 from datetime import timezone
 from datetime import tzinfo
+from typing import Any
 from urllib.parse import quote
 from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
@@ -29,6 +31,7 @@ from flask import request
 from flask import url_for
 from sqlalchemy import ColumnElement
 from sqlalchemy import Connection
+from sqlalchemy import Row
 from sqlalchemy import and_
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -46,6 +49,7 @@ from wpsitemaps.headless.params import ApiParams
 from wpsitemaps.headless.params import bad
 from wpsitemaps.headless.params import parse_params
 from wpsitemaps.headless.urls import detail_url
+from wpsitemaps.sitemaps.bounds import BoundsCache
 from wpsitemaps.sitemaps.bounds import SharedCache
 from wpsitemaps.sitemaps.providers.posts import PostTypeProvider
 from wpsitemaps.sitemaps.render import render_index
@@ -66,6 +70,7 @@ bp = Blueprint("api", __name__)
 PAGE_SIZE = 1000
 EVENT_YEARS = 2
 CONFIG_KEY = "wpsitemaps.headless.config"
+BOUNDS_KEY = "wpsitemaps.headless.bounds"
 
 
 @dataclass(frozen=True)
@@ -164,11 +169,11 @@ def selection(conn: Connection, site: SiteContext, cfg: HeadlessConfig, params: 
     if any(r.category is None for r in rules) or site.options.yoast_on(
             f"noindex-{target.post_type}"):
         return None
-    ctype = site.types.post_type(target.post_type)
-    # Posts whose canonical override is their own permalink stay listed, as in Yoast's sitemaps.
-    keep = (PostTypeProvider(conn, site, SharedCache(), ctype).self_canonical
-            if ctype is not None else [])
-    conds = [qp.listable(site.tables, [target.post_type], keep)]
+    # The canonical rule (an override that is not the post's own permalink leaves it out) is
+    # settled on the page's rows (page_rows), as in the sitemaps; a type the site does not
+    # register has no permalink to compare, so any override leaves its posts out.
+    known = site.types.post_type(target.post_type) is not None
+    conds = [qp.listable(site.tables, [target.post_type], canonical=not known)]
     by_taxonomy: dict[str, list[str]] = {}
     for rule in rules:
         by_taxonomy.setdefault(rule.taxonomy, []).append(str(rule.category))
@@ -201,7 +206,9 @@ def sitemap() -> BaseResponse:
         bad("dataType: unknown data type")
     lang = resolve_language(conn, site, params.language)
     where = selection(conn, site, cfg, params, target, lang)
-    bounds = [] if where is None else qp.page_bounds(conn, site.tables, where, PAGE_SIZE)
+    bounds = [] if where is None else page_bounds(
+        site, (params.experience, target.data_type, params.language),
+        lambda: qp.page_bounds(conn, site.tables, where, PAGE_SIZE))
     if params.page is None and len(bounds) > 1:
         refs = [SitemapRef(page_url(params, target, n), span.max_modified)
                 for n, span in enumerate(bounds, start=1)]
@@ -212,13 +219,35 @@ def sitemap() -> BaseResponse:
         if params.page is not None:
             abort(404, "page: no such page")
         return xml_response(render_urlset([], None), None, negotiate=False)
-    rows = qp.page_rows(conn, site.tables, where, bounds[page - 1].first_id, PAGE_SIZE,
-                        with_content=False)
+    rows = page_rows(conn, site, target, where, bounds, page)
     entries = [UrlEntry(detail_url(params.base_url, target.data_type, int(r.ID),
                                    str(r.post_title or "")), utc(r.post_modified_gmt))
                for r in rows]
     return xml_response(render_urlset(entries, None), latest(*(e.lastmod for e in entries)),
                         negotiate=False)
+
+
+def page_bounds(site: SiteContext, key: tuple[str, ...],
+                compute: Callable[[], list[qp.PageSpan]]) -> list[qp.PageSpan]:
+    """A selection's page bounds, a pass over every post of the type: computed at most once
+    per `cache_ttl` per worker and selection (issue #13), not on every call. A page's rows
+    are read with the selection itself, so stale bounds shift where pages start, never
+    what they list."""
+    cache = SharedCache(current_app.extensions[BOUNDS_KEY])
+    return cache.get(site, ("headless", *key), compute)
+
+
+def page_rows(conn: Connection, site: SiteContext, target: Target, where: ColumnElement[bool],
+              bounds: list[qp.PageSpan], page: int) -> list[Row[Any]]:
+    """Up to PAGE_SIZE rows of the page's ID range, the canonical rule settled on them as a
+    sitemap page does (PostTypeProvider.listed)."""
+    after = bounds[page].first_id if page < len(bounds) else None
+    rows = qp.page_rows(conn, site.tables, where, bounds[page - 1].first_id, 2 * PAGE_SIZE,
+                        with_content=False, before_id=after)
+    ctype = site.types.post_type(target.post_type)
+    if ctype is not None:
+        rows = PostTypeProvider(conn, site, SharedCache(), ctype).listed(rows)
+    return rows[:PAGE_SIZE]
 
 
 def database_unavailable(exc: Exception) -> Response:
@@ -237,5 +266,8 @@ def init_app(app: Flask, settings: Settings) -> None:
     cfg = from_settings(settings)
     if cfg is not None:
         app.extensions[CONFIG_KEY] = cfg
+        # Its own cache, refreshed by the call that finds a value stale (the sitemaps'
+        # background refresh runs the index, which knows nothing of API selections).
+        app.extensions[BOUNDS_KEY] = BoundsCache(settings.cache_ttl, max_entries=1_000)
         app.extensions[EXTRA_SITEMAPS] = cfg.robots_sitemaps
         app.register_blueprint(bp)

@@ -8,7 +8,7 @@ whole site's overrides. The page bounds leave that rule out: a page's range hold
 are dropped when the page is built, as Yoast drops them from its pages (its get_url()
 returns false for them). Settling it for the bounds took a pass over every override of the
 type: 27 s and 200 MB per worker and refresh at 1,000,000 posts (issue #13). The whole
-type's keep-list (`self_canonical`) is still what explain and the headless API use.
+type's keep-list (`self_canonical`) is still what explain uses for one post's verdict.
 """
 
 from __future__ import annotations
@@ -228,7 +228,7 @@ class PostTypeProvider(TypeProvider):
         if bound.seen_at is not None:
             rows.update((int(r.ID), r)
                         for r in qf.published_since(conn, t, where, bound.seen_at, size))
-        return self._settle([rows[k] for k in sorted(rows)], {}, {})
+        return self.listed([rows[k] for k in sorted(rows)])
 
     def _settled(self, fetch: Callable[[int, int], list[Row[Any]]], first: int, size: int,
                  ) -> tuple[list[Row[Any]], dict[int, dict[str, str]], dict[int, str]]:
@@ -244,6 +244,10 @@ class PostTypeProvider(TypeProvider):
             if len(rows) >= size or len(batch) < cap:
                 return rows[:size], meta, links
             first = int(batch[-1].ID) + 1
+
+    def listed(self, rows: list[Row[Any]]) -> list[Row[Any]]:
+        """The rows that stay listed under the canonical rule (see _settle)."""
+        return self._settle(rows, {}, {})
 
     def _settle(self, batch: list[Row[Any]], meta: dict[int, dict[str, str]],
                 links: dict[int, str]) -> list[Row[Any]]:
