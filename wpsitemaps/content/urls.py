@@ -9,6 +9,7 @@ twice never changes a URL.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from urllib.parse import quote
 from urllib.parse import urljoin
 from urllib.parse import urlsplit
@@ -20,8 +21,16 @@ _AUTHORITY = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
 MAX_URL_LENGTH = 2048
 
 
+# A URL with nothing to encode: ASCII letters, digits and the RFC 3986 characters that stay
+# as they are (no '%', no brackets, no space). Most URLs of a page are like this, and
+# returning them at once saves the regex, quote() and the authority match (issue #13).
+_NOTHING_TO_ENCODE = re.compile(r"[A-Za-z0-9\-._~:/?#@!$&'()*+,;=]*")
+
+
 def encode_url(url: str) -> str:
     """Percent-encode what RFC 3986 does not allow in a URL, keeping existing escapes."""
+    if _NOTHING_TO_ENCODE.fullmatch(url):
+        return url
     url = _BAD_ESCAPE.sub("%25", url.strip())
     # errors="replace": a lone surrogate (broken UTF-8 from a lax database) becomes '?'.
     url = quote(url, safe=_SAFE, encoding="utf-8", errors="replace")
@@ -37,10 +46,22 @@ def absolute(src: str, home: str) -> str:
 
     Raises ValueError for malformed URLs (e.g. 'http://[::1'), as urljoin does.
     """
+    src = src.strip()
+    if _JOINS_TO_ITSELF.match(src) and not _JOIN_CHANGES.search(src):
+        return src  # what urljoin() gives for it, without parsing it twice (issue #13)
     base = home if home.endswith("/") else home + "/"
-    return urljoin(base, src.strip())
+    return urljoin(base, src)
 
 
+# An absolute http(s) URL comes back from urljoin() as urlunparse(urlparse(url)): the same
+# string unless the scheme is not lower case (matched here only in lower case), it holds
+# a tab or line break (removed), an empty query or fragment (dropped) or a bracket (an
+# IPv6 host, checked, or an error). tests/test_urls.py holds the shortcut to urljoin().
+_JOINS_TO_ITSELF = re.compile(r"https?://[^/?#]")
+_JOIN_CHANGES = re.compile(r"[\t\r\n\[\]]|\?(?:#|$)|#$")
+
+
+@lru_cache(maxsize=1024)
 def host_key(url: str) -> str:
     """Host for same-site checks: lower case, without a leading 'www.'."""
     host = (urlsplit(url).hostname or "").lower()
