@@ -84,6 +84,23 @@ def test_scheduled_post_published_by_cron_shows(stored: tuple[Flask, Clock]) -> 
     assert "http://example.test/was-future/" in locs(app, "/post-sitemap.xml")
 
 
+def test_post_published_below_the_bounds_watermark_shows_on_the_last_page(
+        make_app: Callable[..., Flask], tmp_path: Path) -> None:
+    """The last page is read up to its last row when the bounds were taken plus what is
+    newer: a scheduled post written before that (its ID is below the watermark) and
+    published by WP-Cron ten minutes after its date still shows after one revalidation."""
+    app = make_app(small_site(), STORE=str(tmp_path / "pages"), STORE_WINDOW=WINDOW,
+                   ENTRIES_PER_PAGE=2, NOW="1795953600")  # the site's clock: NOW
+    clock = with_clock(app)
+    insert_post(app, 50, "was-scheduled", status="future", date="2026-11-29 11:50:00")
+    pages = sum("/post-sitemap" in loc for loc in index_dates(app))
+    last = f"/post-sitemap{pages}.xml"
+    assert "http://example.test/was-scheduled/" not in locs(app, last)
+    write(app, "UPDATE wp_posts SET post_status = 'publish' WHERE ID = 50")
+    clock.advance(WINDOW)
+    assert "http://example.test/was-scheduled/" in locs(app, last)
+
+
 def test_trashing_removes_the_post(stored: tuple[Flask, Clock]) -> None:
     """A trashed post leaves the page after the window."""
     app, clock = stored

@@ -71,12 +71,15 @@ class SitemapRef:
 class PageBound:
     """Where one sitemap page starts (keyset), and the newest lastmod of its entries.
 
-    seen_to, seen_at (post types' last page only): the highest post ID and the site's clock
-    when the bounds were read; rows above that ID or published since then are newer than
-    the bounds (sitemaps/tails.py reads them).
+    last_key, seen_to, seen_at (post types' last page only): the page's highest ID, the
+    highest post ID of any type and the site's clock when the bounds were read. The page is
+    then its rows up to last_key plus those above seen_to or published since seen_at
+    (newer than the bounds); the rows between belong to other types or were not listed, so
+    the page is read without walking them (providers/posts.py, sitemaps/tails.py).
     """
 
     first_key: int
     lastmod: datetime | None = None
+    last_key: int | None = None
     seen_to: int | None = None
     seen_at: datetime | None = None

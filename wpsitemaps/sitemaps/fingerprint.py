@@ -99,10 +99,14 @@ def _post_type(provider: PostTypeProvider, page: int, bound: PageBound) -> str |
     conn, site = provider.conn, provider.site
     # The rows the page reads (its ID range, canonical overrides not yet settled) and their
     # canonical values, which decide in Python which of them are listed.
+    size, keys = site.settings.entries_per_page, (*META_KEYS, *qp.CANONICAL_KEYS)
     rows = qf.page_keys(conn, site.tables, provider.page_condition, bound.first_key,
-                        2 * site.settings.entries_per_page, provider.next_key(page))
-    parts: list[Any] = [_rows(rows), _post_deps(conn, site, rows,
-                                                (*META_KEYS, *qp.CANONICAL_KEYS))]
+                        2 * size, provider.range_end(page))
+    parts: list[Any] = [_rows(rows), _post_deps(conn, site, rows, keys)]
+    if provider.cut_at_last_key(page, bound):
+        # The rows newer than the bounds, and what they depend on, read by their own ranges.
+        newer = provider.rows_since_bounds(bound, size)
+        parts += [_rows(newer), _post_deps(conn, site, newer, keys)]
     if page == 1:
         parts.append(provider.first_links)
     return digest(site_part(site), provider.name, page, bound.first_key, parts)

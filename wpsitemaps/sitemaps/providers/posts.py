@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import timedelta
 from functools import cached_property
 from typing import Any
 
@@ -46,6 +47,10 @@ from wpsitemaps.wordpress.site import SiteContext
 log = logging.getLogger(__name__)
 NEXTPAGE = "<!--nextpage-->"
 META_KEYS = ("_thumbnail_id", PRIMARY_CATEGORY_KEY)
+# How long after its date a post may go live: WP-Cron publishes a scheduled post when a
+# visit (or the system cron) runs it, later than its post_date. Rows dated this much before
+# the bounds were read are read again with the rows newer than the bounds.
+PUBLISH_LAG = timedelta(hours=1)
 
 
 def page_count(content: str) -> int:
@@ -191,21 +196,41 @@ class PostTypeProvider(TypeProvider):
         if out:
             first_mod = latest(*(e.lastmod for e in self.first_links))
             out[0] = PageBound(out[0].first_key, latest(out[0].lastmod, first_mod))
-            out[-1] = replace(out[-1], seen_to=seen_to, seen_at=seen_at)
+            out[-1] = replace(out[-1], last_key=rows[-1].last_id, seen_to=seen_to,
+                              seen_at=seen_at)
         return out
 
     def entries(self, page: int, bound: PageBound) -> list[UrlEntry]:
         """One page of entries (the IDs from its bound to the next page's), first links on
         page 1."""
-        rows, meta, links = self._page_rows(bound.first_key, self.next_key(page),
-                                            self.site.settings.entries_per_page)
+        size = self.site.settings.entries_per_page
+        rows, meta, links = self._page_rows(bound.first_key, self.range_end(page), size)
+        if self.cut_at_last_key(page, bound):
+            seen = {int(r.ID) for r in rows}
+            newer = [r for r in self.rows_since_bounds(bound, size, full=True)
+                     if int(r.ID) not in seen]
+            rows = sorted(rows + self._settle(newer, meta, links), key=lambda r: int(r.ID))
+            rows = rows[:size]
         entries = build_entries(self.conn, self.site, self.ctype, rows, meta, links)
         return (self.first_links + entries) if page == 1 else entries
 
-    def next_key(self, page: int) -> int | None:
-        """The first ID of the page after `page` (where this page's range ends), if any."""
+    def range_end(self, page: int) -> int | None:
+        """Where the walk of page `page` stops (exclusive): the next page's first ID; for
+        the last page the ID after its last row when the bounds were read (the rows
+        newer than the bounds are read apart: rows_since_bounds), else None."""
         bounds = self.bounds
-        return bounds[page].first_key if page < len(bounds) else None
+        if page < len(bounds):
+            return bounds[page].first_key
+        last_key = bounds[-1].last_key if bounds else None
+        return None if last_key is None else last_key + 1
+
+    def cut_at_last_key(self, page: int, bound: PageBound) -> bool:
+        """Whether page `page` is the last one, read up to its last_key (see range_end).
+
+        Walking on to the end of the table would read every row of other types created
+        after this type's last post (111,085 rows for the last post page at 1,000,000
+        posts, where the events came last), which grows with the site."""
+        return page == len(self.bounds) and bound.last_key is not None
 
     def _page_rows(self, first: int, before: int | None, size: int,
                    ) -> tuple[list[Row[Any]], dict[int, dict[str, str]], dict[int, str]]:
@@ -218,17 +243,27 @@ class PostTypeProvider(TypeProvider):
         return self._settled(fetch, first, size)
 
     def newer_than(self, bound: PageBound, size: int) -> list[Row[Any]]:
-        """The key columns (no text) of listed rows the bounds pass of `bound` could not
-        see: up to `size` with a higher ID, and up to `size` dated since the pass (a draft
-        published under the ID it got as a draft). The index's live tail
-        (sitemaps/tails.py); the canonical rule is settled on them as a page does."""
+        """The key columns of the listed rows the bounds pass of `bound` could not see
+        (rows_since_bounds, the canonical rule settled): the index's live tail."""
+        return self.listed(self.rows_since_bounds(bound, size))
+
+    def rows_since_bounds(self, bound: PageBound, size: int,
+                          full: bool = False) -> list[Row[Any]]:
+        """Rows of the last page the bounds pass of `bound` could not see, ID-ordered,
+        canonical rule not settled: up to `size` above the highest ID it saw, and up to
+        `size` from the page's first ID dated since it ran, less PUBLISH_LAG (a draft
+        published under the ID it got as a draft, a scheduled post WP-Cron published late).
+        Key columns, or page_rows()' columns when `full`."""
         conn, t, where = self.conn, self.site.tables, self.page_condition
-        rows = {} if bound.seen_to is None else {
-            int(r.ID): r for r in qf.page_keys(conn, t, where, bound.seen_to + 1, size)}
+        rows: dict[int, Row[Any]] = {}
+        if bound.seen_to is not None:
+            above = (qp.page_rows(conn, t, where, bound.seen_to + 1, size, marked_only=True)
+                     if full else qf.page_keys(conn, t, where, bound.seen_to + 1, size))
+            rows.update((int(r.ID), r) for r in above)
         if bound.seen_at is not None:
-            rows.update((int(r.ID), r)
-                        for r in qf.published_since(conn, t, where, bound.seen_at, size))
-        return self.listed([rows[k] for k in sorted(rows)])
+            rows.update((int(r.ID), r) for r in qf.published_since(
+                conn, t, where, bound.seen_at - PUBLISH_LAG, bound.first_key, size, full))
+        return [rows[k] for k in sorted(rows)]
 
     def _settled(self, fetch: Callable[[int, int], list[Row[Any]]], first: int, size: int,
                  ) -> tuple[list[Row[Any]], dict[int, dict[str, str]], dict[int, str]]:

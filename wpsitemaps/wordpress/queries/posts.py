@@ -175,6 +175,7 @@ class PageSpan(NamedTuple):
     first_id: int
     max_modified: datetime | None
     max_date: datetime | None
+    last_id: int = 0
 
     @property
     def bound(self) -> PageBound:
@@ -190,10 +191,10 @@ def page_bounds(conn: Connection, t: WPTables, where: ColumnElement[bool],
     inner = select(p.c.ID, p.c.post_modified_gmt, p.c.post_date_gmt, rn).where(where).subquery()
     page_no = ((inner.c.rn - 1) // per_page).label("page_no")
     stmt = (select(func.min(inner.c.ID), func.max(inner.c.post_modified_gmt),
-                   func.max(inner.c.post_date_gmt))
+                   func.max(inner.c.post_date_gmt), func.max(inner.c.ID))
             .group_by(page_no).order_by(page_no))
-    return [PageSpan(int(first), utc(modified), utc(date))
-            for first, modified, date in conn.execute(stmt)]
+    return [PageSpan(int(first), utc(modified), utc(date), int(last))
+            for first, modified, date, last in conn.execute(stmt)]
 
 
 def post_columns(t: WPTables, with_content: bool = True) -> list[Any]:
