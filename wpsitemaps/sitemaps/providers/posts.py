@@ -23,7 +23,6 @@ from typing import Any
 from sqlalchemy import ColumnElement
 from sqlalchemy import Connection
 from sqlalchemy import Row
-from sqlalchemy import and_
 
 from wpsitemaps.content.urls import encode_url
 from wpsitemaps.content.urls import is_listable
@@ -136,24 +135,17 @@ class PostTypeProvider(TypeProvider):
         options = self.site.options
         return [i for i in (options.page_on_front, options.page_for_posts) if i > 0]
 
-    @cached_property
-    def condition(self) -> ColumnElement[bool]:
-        """The SQL condition for listed rows (the video sitemap and the feeds use it)."""
-        return qp.listable(self.site.tables, [self.name], self.self_canonical, self._exclude())
-
     def listable_within(self, within: ColumnElement[bool]) -> ColumnElement[bool]:
-        """condition with its keep-list computed over `within` only (the news window: a
-        query whose cost depends on the window, not on the site); exact for rows within."""
+        """The SQL condition for listed rows with the canonical keep-list computed over
+        `within` only (the news window: a query whose cost depends on the window, not on the
+        site); exact for rows within."""
         keep = self._self_canonical(within)
         return qp.listable(self.site.tables, [self.name], keep, self._exclude())
 
-    def condition_within(self, within: ColumnElement[bool]) -> ColumnElement[bool]:
-        """condition AND within (see listable_within)."""
-        return and_(self.listable_within(within), within)
-
     @cached_property
     def bounds_condition(self) -> ColumnElement[bool]:
-        """condition without the canonical rule, for the page bounds (see the module doc)."""
+        """The listing rules without the canonical rule, for the page bounds (see the
+        module doc), the video candidates, the feeds and the headless API."""
         return qp.listable(self.site.tables, [self.name], (), self._exclude(), canonical=False)
 
     @cached_property
@@ -171,7 +163,7 @@ class PostTypeProvider(TypeProvider):
     @cached_property
     def self_canonical(self) -> list[int]:
         """IDs of the whole type whose canonical override equals their own permalink (they
-        stay listed); a pass over every override, so cached with the bounds."""
+        stay listed); a pass over every override, for `wpsitemaps explain` only."""
         return self.cached("self_canonical", lambda: self._self_canonical(None))
 
     def _self_canonical(self, within: ColumnElement[bool] | None) -> list[int]:
