@@ -10,6 +10,7 @@ from __future__ import annotations
 from urllib.parse import quote
 from urllib.parse import urljoin
 
+from hypothesis import example
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -18,7 +19,8 @@ from wpsitemaps.content import urls
 
 PIECES = st.sampled_from(["http://", "https://", "HTTP://", "ftp://", "//", "/", "?", "#",
                           "%", "%2F", "%zz", "[", "]", "::1", "\t", "\n", " ", ".", "..",
-                          "a", "é", "中", "example.test", ":8080", "@", "&", "=", ";", "'"])
+                          "a", "é", "中", "\uff0f", "\u2100", "example.test", ":8080", "@",
+                          "&", "=", ";", "'"])
 SCHEMES = st.sampled_from(["http://", "https://", "HTTP://", "ftp://", "//", ""])
 HOSTS = st.sampled_from(["example.test", "a", "", "[::1]", "[::1", "é.test", "x:80"])
 # Free sequences of pieces, and ones shaped scheme + host + the rest, so that endings such
@@ -46,6 +48,10 @@ def test_encode_url_shortcut_is_the_long_way(url: str) -> None:
 
 @settings(max_examples=3000)
 @given(URLISH, st.sampled_from(["http://example.test", "https://example.test/blog"]))
+@example("https://example.testhttp://;", "https://example.test/blog")  # empty ;params
+@example("http://example.test/a;?q", "http://example.test")
+@example("http://example.test#", "http://example.test")
+@example("http://ex\uff0fample.test/a.jpg", "http://example.test")  # invalid under NFKC
 def test_absolute_shortcut_is_urljoin(src: str, home: str) -> None:
     """absolute() equals urljoin() against the home URL, errors included."""
     base = home if home.endswith("/") else home + "/"

@@ -47,7 +47,7 @@ def absolute(src: str, home: str) -> str:
     Raises ValueError for malformed URLs (e.g. 'http://[::1'), as urljoin does.
     """
     src = src.strip()
-    if _JOINS_TO_ITSELF.match(src) and not _JOIN_CHANGES.search(src):
+    if src.isascii() and _JOINS_TO_ITSELF.match(src) and not _JOIN_CHANGES.search(src):
         return src  # what urljoin() gives for it, without parsing it twice (issue #13)
     base = home if home.endswith("/") else home + "/"
     return urljoin(base, src)
@@ -55,10 +55,11 @@ def absolute(src: str, home: str) -> str:
 
 # An absolute http(s) URL comes back from urljoin() as urlunparse(urlparse(url)): the same
 # string unless the scheme is not lower case (matched here only in lower case), it holds
-# a tab or line break (removed), an empty query or fragment (dropped) or a bracket (an
-# IPv6 host, checked, or an error). tests/test_urls.py holds the shortcut to urljoin().
+# a tab or line break (removed), an empty query, fragment or ;params (dropped), a bracket
+# (an IPv6 host, checked, or an error) or non-ASCII text (a host invalid under NFKC is an
+# error). tests/test_urls.py holds the shortcut to urljoin().
 _JOINS_TO_ITSELF = re.compile(r"https?://[^/?#]")
-_JOIN_CHANGES = re.compile(r"[\t\r\n\[\]]|\?(?:#|$)|#$")
+_JOIN_CHANGES = re.compile(r"[\t\r\n\[\];]|\?(?:#|$)|#$")
 
 
 @lru_cache(maxsize=1024)
