@@ -22,6 +22,7 @@ from tests.support.sitemaps import parse_urlset
 from tests.support.sitemaps import path_of
 from wpsitemaps import create_app
 from wpsitemaps.content.urls import encode_url
+from wpsitemaps.demo.wp import php_serialize
 from wpsitemaps.sitemaps.providers.news import excluded_category_keys
 from wpsitemaps.sitemaps.providers.news import news_language
 from wpsitemaps.sitemaps.providers.news import news_title
@@ -198,6 +199,19 @@ def test_unlisted_posts_are_out(make_app: MakeApp, kind: str) -> None:
     site.post("Hidden", date=when, **args)
     kept = site.post("Visible", date=when - timedelta(minutes=1))
     assert served_locs(make_app, site) == [url_of(site, kept)]
+
+
+def test_self_canonical_with_primary_category_is_in(make_app: MakeApp) -> None:
+    """A canonical override equal to the post's own URL keeps it in the news sitemap, that URL
+    built as the post sitemap builds it: with /%category%/ and Yoast's primary category."""
+    site = Site(timezone="Europe/Berlin", now=NOW, permalink_structure="/%category%/%postname%/")
+    site.option("active_plugins", php_serialize(["wordpress-seo/wp-seo.php"]))
+    news = site.term("News", "category", slug="news")
+    world = site.term("World", "category", slug="world")
+    url = f"{site.home}/world/primary/"
+    site.post("Primary", name="primary", date=NOW - timedelta(hours=1), terms=(news, world),
+              meta={"_yoast_wpseo_primary_category": str(world), "_yoast_wpseo_canonical": url})
+    assert served_locs(make_app, site) == [url]
 
 
 @pytest.mark.parametrize("setting", ["sponsored", "ID"])

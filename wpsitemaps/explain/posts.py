@@ -72,7 +72,7 @@ def _content(registry: Registry, row: Any) -> tuple[Listing, UrlEntry | None]:
     reasons = site_reasons(site)
     if provider is None:
         return Listing("content", ptype, False, reasons=[*reasons, type_reason(site, ptype)]), None
-    verdict = qp.evaluate(registry.conn, site.tables, provider.listable_clauses(), pid)
+    verdict = qp.evaluate(registry.conn, site.tables, provider.listable_clauses(pid), pid)
     failed = [name for name, ok in verdict.items() if not ok]
     if failed == ["first_link"]:
         return _first_link(registry, row, reasons)

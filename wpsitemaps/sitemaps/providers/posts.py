@@ -7,8 +7,8 @@ whole site's overrides. The page bounds leave that rule out: a page's range hold
 `entries_per_page` published, indexable rows, and the ones whose canonical points elsewhere
 are dropped when the page is built, as Yoast drops them from its pages (its get_url()
 returns false for them). Settling it for the bounds took a pass over every override of the
-type: 27 s and 200 MB per worker and refresh at 1,000,000 posts (issue #13). The whole
-type's keep-list (`self_canonical`) is still what explain uses for one post's verdict.
+type: 27 s and 200 MB per worker and refresh at 1,000,000 posts (issue #13). The news
+window computes its keep-list over the window, explain over its one post.
 """
 
 from __future__ import annotations
@@ -155,18 +155,15 @@ class PostTypeProvider(TypeProvider):
         return qp.listable(self.site.tables, [self.name], (), self._exclude(), keyset=True,
                            canonical=False)
 
-    def listable_clauses(self, keyset: bool = False) -> qp.Clauses:
-        """The named clauses of `condition` (what `wpsitemaps explain` evaluates)."""
-        return qp.listable_clauses(self.site.tables, [self.name], self.self_canonical,
-                                   self._exclude(), keyset)
-
-    @cached_property
-    def self_canonical(self) -> list[int]:
-        """IDs of the whole type whose canonical override equals their own permalink (they
-        stay listed); a pass over every override, for `wpsitemaps explain` only."""
-        return self.cached("self_canonical", lambda: self._self_canonical(None))
+    def listable_clauses(self, post_id: int) -> qp.Clauses:
+        """The named clauses of the listing rules for one post (what `wpsitemaps explain`
+        evaluates), its canonical override settled for that post alone."""
+        keep = self._self_canonical(self.site.tables.posts.c.ID == post_id)
+        return qp.listable_clauses(self.site.tables, [self.name], keep, self._exclude())
 
     def _self_canonical(self, within: ColumnElement[bool] | None) -> list[int]:
+        """IDs matching `within` whose canonical override equals their own permalink (they
+        stay listed), the permalink built as a page builds it (primary category too)."""
         conn, site = self.conn, self.site
         candidates: dict[int, set[str]] = {}
         for row in qp.canonical_candidates(conn, site.tables, self.name, within):
@@ -174,7 +171,8 @@ class PostTypeProvider(TypeProvider):
         if not candidates:
             return []
         rows = qp.rows_by_id(conn, site.tables, candidates, with_content=False)
-        links = post_links(conn, site, self.ctype, rows)
+        meta = qp.meta_values(conn, site.tables, candidates, (PRIMARY_CATEGORY_KEY,))
+        links = post_links(conn, site, self.ctype, rows, meta)
         return sorted(pid for pid, values in candidates.items() if values == {links.get(pid)})
 
     def compute_bounds(self) -> list[PageBound]:
