@@ -90,7 +90,8 @@ def load_page_videos(conn: Connection, site: SiteContext,
     out.attachment_thumbs = {a: urls[i] for a, i in covers.items() if i in urls}
     out.featured = {p: urls[i] for p, i in featured.items() if i in urls}
     posts_with_videos = [pid for pid in ids if out.refs.get(pid) or pid in out.yoast]
+    with_videos = set(posts_with_videos)  # once, not per row
     out.authors = qv.authors(conn, t, {int(r.post_author or 0) for r in rows
-                                       if int(r.ID) in set(posts_with_videos)})
+                                       if int(r.ID) in with_videos})
     out.tags = qv.tag_names(conn, t, posts_with_videos)
     return out
