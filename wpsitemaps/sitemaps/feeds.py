@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import html
 import re
-from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -32,17 +31,14 @@ from wpsitemaps.config import ConfigError
 from wpsitemaps.content.urls import encode_url
 from wpsitemaps.content.urls import is_listable
 from wpsitemaps.content.videofields import plain_text
-from wpsitemaps.sitemaps.links import PRIMARY_CATEGORY_KEY
-from wpsitemaps.sitemaps.links import post_links
 from wpsitemaps.sitemaps.providers.authors import AuthorProvider
 from wpsitemaps.sitemaps.providers.news import news_title
-from wpsitemaps.sitemaps.providers.posts import canonical_sets
+from wpsitemaps.sitemaps.providers.posts import settle_canonicals
 from wpsitemaps.sitemaps.registry import Registry
 from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.dates import parse_wp_date
 from wpsitemaps.wordpress.dates import utc
 from wpsitemaps.wordpress.queries import feeds as qf
-from wpsitemaps.wordpress.queries import posts as qp
 from wpsitemaps.wordpress.queries import video as qv
 from wpsitemaps.wordpress.queries.news import LOCAL_BEHIND
 
@@ -164,13 +160,8 @@ def _rows(registry: Registry, config: FeedConfig) -> tuple[list[Row[Any]], dict[
             oldest = parse_wp_date(typed[-1].post_date) if typed else None
             if len(typed) == limit and oldest is not None:
                 unread_before.append(oldest + LOCAL_BEHIND)
-        lists = qp.meta_lists(conn, site.tables, [int(r.ID) for r in rows],
-                              (PRIMARY_CATEGORY_KEY, *qp.CANONICAL_KEYS))
-        links = _links(registry, rows, qp.first_values(lists))
-        overrides = canonical_sets(lists)
-        kept = sorted((r for r in rows if int(r.ID) not in overrides
-                       or overrides[int(r.ID)] == {links.get(int(r.ID))}),
-                      key=_published_key, reverse=True)[:config.count]
+        listed, links = settle_canonicals(conn, site, rows)
+        kept = sorted(listed, key=_published_key, reverse=True)[:config.count]
         exact = len(kept) == config.count and all(
             _published_key(kept[-1])[0] > bound for bound in unread_before)
         if exact or not unread_before:
@@ -181,20 +172,6 @@ def _rows(registry: Registry, config: FeedConfig) -> tuple[list[Row[Any]], dict[
 def _published_key(row: Row[Any]) -> tuple[datetime, int]:
     """The feed's order: post_date_gmt (naive UTC; zero dates first), then ID."""
     return (parse_wp_date(row.post_date_gmt) or datetime.min, int(row.ID))
-
-
-def _links(registry: Registry, rows: list[Row[Any]],
-           meta: dict[int, dict[str, str]]) -> dict[int, str]:
-    """get_permalink() of rows of several post types (meta: Yoast's primary category)."""
-    by_type: dict[str, list[Row[Any]]] = defaultdict(list)
-    for row in rows:
-        by_type[str(row.post_type)].append(row)
-    links: dict[int, str] = {}
-    for name, typed in by_type.items():
-        ctype = registry.site.types.post_type(name)
-        if ctype is not None:
-            links.update(post_links(registry.conn, registry.site, ctype, typed, meta))
-    return links
 
 
 def _listed_authors(registry: Registry, rows: list[Row[Any]]) -> dict[int, str]:

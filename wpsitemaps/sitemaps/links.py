@@ -3,6 +3,7 @@ call the pure builders in permalinks.py."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -153,6 +154,21 @@ def post_links(conn: Connection, site: SiteContext, ctype: ContentType,
     if site.languages is not None:
         out = _with_languages(conn, site, ctype, rows, out, uris)
     return out
+
+
+def links_by_type(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]],
+                  meta: dict[int, dict[str, str]] | None = None) -> dict[int, str]:
+    """post_links() for rows of several post types (rows of a type the site does not
+    register get none)."""
+    by_type: dict[str, list[Row[Any]]] = defaultdict(list)
+    for row in rows:
+        by_type[str(row.post_type)].append(row)
+    links: dict[int, str] = {}
+    for name, typed in by_type.items():
+        ctype = site.types.post_type(name)
+        if ctype is not None:
+            links.update(post_links(conn, site, ctype, typed, meta))
+    return links
 
 
 def post_languages(conn: Connection, site: SiteContext, post_type: str,

@@ -30,6 +30,7 @@ from wpsitemaps.entries import PageBound
 from wpsitemaps.entries import UrlEntry
 from wpsitemaps.sitemaps.images import page_images
 from wpsitemaps.sitemaps.links import PRIMARY_CATEGORY_KEY
+from wpsitemaps.sitemaps.links import links_by_type
 from wpsitemaps.sitemaps.links import post_links
 from wpsitemaps.sitemaps.providers.base import TypeProvider
 from wpsitemaps.sitemaps.translations import archive_links
@@ -119,6 +120,26 @@ def canonical_sets(lists: dict[int, dict[str, list[str]]]) -> dict[int, set[str]
         if values:
             out[pid] = values
     return out
+
+
+def without_foreign_canonicals(rows: list[Row[Any]], lists: dict[int, dict[str, list[str]]],
+                               links: dict[int, str]) -> list[Row[Any]]:
+    """The rows that stay listed under the canonical rule: no canonical override in `lists`
+    (meta_lists() with CANONICAL_KEYS), or one equal to their own permalink in `links`."""
+    overrides = canonical_sets(lists)
+    return [r for r in rows if int(r.ID) not in overrides
+            or overrides[int(r.ID)] == {links.get(int(r.ID))}]
+
+
+def settle_canonicals(conn: Connection, site: SiteContext, rows: list[Row[Any]],
+                      ) -> tuple[list[Row[Any]], dict[int, str]]:
+    """Rows of several post types without those whose canonical points elsewhere, and the
+    permalinks of all of them (Yoast's primary category applied, as the post pages do): the
+    canonical rule settled on the rows a page or feed reads (issue #13)."""
+    lists = qp.meta_lists(conn, site.tables, [int(r.ID) for r in rows],
+                          (PRIMARY_CATEGORY_KEY, *qp.CANONICAL_KEYS))
+    links = links_by_type(conn, site, rows, qp.first_values(lists))
+    return without_foreign_canonicals(rows, lists, links), links
 
 
 def _link_input(row: Row[Any]) -> permalinks.PostLink:
@@ -281,12 +302,10 @@ class PostTypeProvider(TypeProvider):
         lists = qp.meta_lists(self.conn, self.site.tables, [int(r.ID) for r in batch],
                               (*META_KEYS, *qp.CANONICAL_KEYS))
         meta.update(qp.first_values(lists))
-        overrides = canonical_sets(lists)
-        if overrides:
-            links.update(post_links(self.conn, self.site, self.ctype,
-                                    [r for r in batch if int(r.ID) in overrides], meta))
-        return [r for r in batch if int(r.ID) not in overrides
-                or overrides[int(r.ID)] == {links.get(int(r.ID))}]
+        overridden = [r for r in batch if int(r.ID) in canonical_sets(lists)]
+        if overridden:  # only their links are needed here; the others are built with entries
+            links.update(post_links(self.conn, self.site, self.ctype, overridden, meta))
+        return without_foreign_canonicals(batch, lists, links)
 
     @cached_property
     def first_links(self) -> list[UrlEntry]:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import html
 import logging
-from collections import defaultdict
 from functools import cached_property
 from typing import Any
 
@@ -46,12 +45,10 @@ from wpsitemaps.entries import PageBound
 from wpsitemaps.entries import UrlEntry
 from wpsitemaps.entries import VideoEntry
 from wpsitemaps.sitemaps.bounds import SharedCache
-from wpsitemaps.sitemaps.links import PRIMARY_CATEGORY_KEY
-from wpsitemaps.sitemaps.links import post_links
 from wpsitemaps.sitemaps.providers.base import Provider
 from wpsitemaps.sitemaps.providers.posts import PostTypeProvider
-from wpsitemaps.sitemaps.providers.posts import canonical_sets
 from wpsitemaps.sitemaps.providers.posts import post_lastmod
+from wpsitemaps.sitemaps.providers.posts import settle_canonicals
 from wpsitemaps.sitemaps.translations import author_link
 from wpsitemaps.sitemaps.videos import PageVideos
 from wpsitemaps.sitemaps.videos import load_page_videos
@@ -130,12 +127,7 @@ class VideoProvider(Provider):
         conn, site = self.conn, self.site
         rows = qp.page_rows(conn, site.tables, self.condition, bound.first_key,
                             site.settings.entries_per_page)
-        lists = qp.meta_lists(conn, site.tables, [int(r.ID) for r in rows],
-                              (PRIMARY_CATEGORY_KEY, *qp.CANONICAL_KEYS))
-        links = self._links(rows, qp.first_values(lists))
-        overrides = canonical_sets(lists)
-        rows = [r for r in rows if int(r.ID) not in overrides
-                or overrides[int(r.ID)] == {links.get(int(r.ID))}]
+        rows, links = settle_canonicals(conn, site, rows)
         found = load_page_videos(conn, site, rows)
         out: list[UrlEntry] = []
         budget = MAX_PAGE_BYTES
@@ -158,20 +150,6 @@ class VideoProvider(Provider):
             budget -= size
             out.append(entry)
         return out
-
-    def _links(self, rows: list[Row[Any]], meta: dict[int, dict[str, str]],
-               ) -> dict[int, str]:
-        """get_permalink() for rows of several post types (meta: Yoast's primary category,
-        which %category% URLs follow, as in the post type sitemaps)."""
-        by_type: dict[str, list[Row[Any]]] = defaultdict(list)
-        for row in rows:
-            by_type[str(row.post_type)].append(row)
-        links: dict[int, str] = {}
-        for provider in self.post_types:
-            if by_type.get(provider.name):
-                links.update(post_links(self.conn, self.site, provider.ctype,
-                                        by_type[provider.name], meta))
-        return links
 
 
 def _post_facts(row: Row[Any], found: PageVideos, site: SiteContext) -> PostFacts:
