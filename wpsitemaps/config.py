@@ -204,18 +204,19 @@ def _build(raw: dict[str, Any], env: Mapping[str, str]) -> Settings:
         news_excluded_categories=_list(raw.get("news_excluded_categories", ()),
                                        "news_excluded_categories"),
         pool_recycle=_int(raw.get("pool_recycle", 280), "WPSITEMAPS_POOL_RECYCLE"),
-        cache_ttl=_nonnegative(raw.get("cache_ttl", 300), "WPSITEMAPS_CACHE_TTL"),
+        cache_ttl=_at_least(raw.get("cache_ttl", 300), "WPSITEMAPS_CACHE_TTL", 0),
         video_default_thumbnail=_absolute(raw.get("video_default_thumbnail"),
                                           "WPSITEMAPS_VIDEO_DEFAULT_THUMBNAIL"),
         store=_store(raw.get("store"), env),
-        store_max_mb=_positive(raw.get("store_max_mb", 1024), "WPSITEMAPS_STORE_MAX_MB"),
+        store_max_mb=_at_least(raw.get("store_max_mb", 1024), "WPSITEMAPS_STORE_MAX_MB", 1),
         store_window=_seconds(raw.get("store_window", 2.0), "WPSITEMAPS_STORE_WINDOW"),
         store_namespace=_namespace(raw.get("store_namespace")),
         extra={k: raw[k] for k in EXTRA_KEYS if k in raw},
         network=_bool(raw["network"], "WPSITEMAPS_NETWORK")
         if raw.get("network") not in (None, "", "auto") else None,
         sites=_site_settings(raw, env),
-        site_cache_size=_positive(raw.get("site_cache_size", 100), "WPSITEMAPS_SITE_CACHE_SIZE"),
+        site_cache_size=_at_least(raw.get("site_cache_size", 100),
+                                  "WPSITEMAPS_SITE_CACHE_SIZE", 1),
     )
 
 
@@ -242,11 +243,11 @@ def _store(value: Any, env: Mapping[str, str]) -> str:
     return text if "://" in text else os.path.abspath(os.path.expanduser(text))
 
 
-def _positive(value: Any, name: str) -> int:
-    """An integer >= 1."""
+def _at_least(value: Any, name: str, low: int) -> int:
+    """An integer >= low."""
     number = _int(value, name)
-    if number < 1:
-        raise ConfigError(f"{name}: {number} must be 1 or more")
+    if number < low:
+        raise ConfigError(f"{name}: {number} must be {low} or more")
     return number
 
 
@@ -290,14 +291,6 @@ def _int(value: Any, name: str) -> int:
         return int(str(value).strip())
     except ValueError:
         raise ConfigError(f"{name}: {value!r} is not an integer") from None
-
-
-def _nonnegative(value: Any, name: str) -> int:
-    """An integer >= 0."""
-    number = _int(value, name)
-    if number < 0:
-        raise ConfigError(f"{name}: {number} must be 0 or more")
-    return number
 
 
 def _bool(value: Any, name: str) -> bool:
