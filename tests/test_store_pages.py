@@ -142,7 +142,7 @@ def test_store_off_needs_no_directory(peer_sqlite_url: str) -> None:
 
 
 def test_key_format(stored_app: Flask, tmp_path: Path) -> None:
-    """Documents are stored as {namespace}/{site.key}/{document} (HELPERS.md)."""
+    """Documents are stored as {namespace}/{site.key}/{document} (docs/performance.md)."""
     stored_app.test_client().get("/post-sitemap.xml")
     space = store_of(stored_app).namespace
     assert (tmp_path / "pages" / space / "blog1" / "post-sitemap.xml").is_file()

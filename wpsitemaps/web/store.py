@@ -80,7 +80,7 @@ class PageStore:
         self._down_until = 0.0
 
     def key(self, site: SiteContext, document: str) -> str:
-        """'{namespace}/{site.key}/{document}' (HELPERS.md)."""
+        """'{namespace}/{site.key}/{document}' (docs/performance.md, "What is stored")."""
         return f"{self.namespace}/{site.key}/{document}"
 
     def attempt(self, fn: Callable[..., T], *args: Any) -> T | None:
