@@ -8,6 +8,7 @@ revalidates and renders again. News shows a new article within 60 s.
 from __future__ import annotations
 
 import re
+import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -251,3 +252,35 @@ def test_index_older_pages_follow_the_bounds_cache(make_app: Callable[..., Flask
             break
         time.sleep(0.05)
     assert index_dates(app)[first] == "2026-11-29T12:00:00+00:00"
+
+
+def test_product_category_slug_change_shows_in_product_urls(tmp_path: Path) -> None:
+    """A shop whose product URLs hold %product_cat% (shop-small, product base switched to
+    /shop/%product_cat%): renaming a product category's slug changes the stored product
+    pages after one revalidation, as it changes the URLs WooCommerce serves."""
+    from tests.support import wpdb
+    from wpsitemaps import create_app
+    from wpsitemaps.demo.wp import php_serialize
+
+    path = wpdb.load_dump_sqlite(wpdb.SHOP_SQL, tmp_path / "shop.sqlite")
+    con = sqlite3.connect(path)
+    con.execute("UPDATE wp_options SET option_value = ? WHERE option_name = ?",
+                (php_serialize({"product_base": "/shop/%product_cat%",
+                                "category_base": "product-category", "tag_base": "product-tag",
+                                "attribute_base": "", "use_verbose_page_rules": False}),
+                 "woocommerce_permalinks"))
+    con.commit()
+    slug = con.execute("SELECT t.slug FROM wp_terms t JOIN wp_term_taxonomy x"
+                       " ON x.term_id = t.term_id WHERE x.taxonomy = 'product_cat'"
+                       " AND x.count > 0 ORDER BY t.term_id LIMIT 1").fetchone()[0]
+    con.close()
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{path}",
+                      "STORE": str(tmp_path / "pages"), "STORE_WINDOW": WINDOW})
+    clock = with_clock(app)
+    before = locs(app, "/product-sitemap.xml")
+    assert any(f"/shop/{slug}/" in loc for loc in before)
+    write(app, "UPDATE wp_terms SET slug = 'renamed-cat' WHERE slug = ?", slug)
+    clock.advance(WINDOW)
+    after = locs(app, "/product-sitemap.xml")
+    assert not any(f"/shop/{slug}/" in loc for loc in after)
+    assert any("/shop/renamed-cat/" in loc for loc in after)

@@ -10,9 +10,10 @@ and templates), the settings, every wp_options value read (a permalink structure
 switch change gives every page a new fingerprint), and the site key. Then:
 
 * post types: the page's rows (ID, type, slug, dates, parent, author) as the page query
-  selects them (status, password, noindex and canonical rules included), the URLs those
-  rows get (ancestors, %category%, %author% resolved live), their thumbnail and primary
-  category meta, their attachments, and page 1's first links;
+  selects them (status, password and noindex rules included), their canonical, thumbnail
+  and primary category meta, the URLs of those whose type's links read other rows
+  (ancestors, %category%, %product_cat%, %author%, language directories: resolved live),
+  their attachments, and page 1's first links;
 * video: the same over the page's candidate rows, plus Yoast Video meta, tags and authors;
 * news: the same over every row of the 48-hour window (small by nature);
 * taxonomies and authors: the page's entries themselves, sliced from the list the shared
@@ -36,8 +37,8 @@ from sqlalchemy import Row
 from wpsitemaps.entries import PageBound
 from wpsitemaps.entries import SitemapRef
 from wpsitemaps.paths import TEMPLATES_DIR
-from wpsitemaps.sitemaps.links import ancestor_uris
-from wpsitemaps.sitemaps.links import post_links
+from wpsitemaps.sitemaps.links import link_lookups
+from wpsitemaps.sitemaps.links import links_by_type
 from wpsitemaps.sitemaps.providers.authors import AuthorProvider
 from wpsitemaps.sitemaps.providers.base import Provider
 from wpsitemaps.sitemaps.providers.news import NewsProvider
@@ -161,24 +162,13 @@ def _post_deps(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]],
 
 def _link_lookups(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]],
                   meta_rows: list[tuple[Any, ...]]) -> list[Any]:
-    """The URL parts that live outside the rows: ancestors' slugs (hierarchical types),
-    %category% and %author% (resolved by post_links()). A plain /%postname%/ URL of a flat
-    type is a function of the row and the options, both in the fingerprint already."""
-    structure = site.options.permalink_structure
-    needs_terms = "%category%" in structure or "%author%" in structure
+    """The links of the rows whose type's links read more than the row and the options
+    (sitemaps.links.link_lookups: ancestors, %category%, %product_cat%, %author%, language
+    directories), resolved now. A plain /%postname%/ URL of a flat type is a function of
+    the row and the options, both in the fingerprint already."""
     meta: dict[int, dict[str, str]] = defaultdict(dict)
     for post_id, key, value in meta_rows:
         meta[int(post_id)].setdefault(str(key), "" if value is None else str(value))
-    by_type: dict[str, list[Row[Any]]] = defaultdict(list)
-    for r in rows:
-        by_type[str(r.post_type)].append(r)
-    out: list[Any] = []
-    for type_name, type_rows in sorted(by_type.items()):
-        ctype = site.types.post_type(type_name)
-        if ctype is None:
-            continue
-        if type_name == "post" and needs_terms:
-            out.append(sorted(post_links(conn, site, ctype, type_rows, meta).items()))
-        elif ctype.hierarchical:
-            out.append(sorted(ancestor_uris(conn, site, type_rows).items()))
-    return out
+    looked_up = [r for r in rows if (ctype := site.types.post_type(str(r.post_type)))
+                 is not None and link_lookups(site, ctype).any()]
+    return sorted(links_by_type(conn, site, looked_up, meta).items())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection
@@ -125,24 +126,52 @@ def product_category_paths(conn: Connection, site: SiteContext,
     return paths
 
 
+@dataclass(frozen=True)
+class Lookups:
+    """What get_permalink() of a post type reads besides the post row and the options."""
+
+    ancestors: bool  # the parents' slugs (hierarchical types)
+    categories: bool  # %category% of posts
+    product_categories: bool  # %product_cat% of WooCommerce products
+    authors: bool  # %author%
+    languages: bool  # a language plugin's directory or domain
+
+    def any(self) -> bool:
+        """Whether the links depend on rows other than the posts' own."""
+        return (self.ancestors or self.categories or self.product_categories or self.authors
+                or self.languages)
+
+
+def link_lookups(site: SiteContext, ctype: ContentType) -> Lookups:
+    """The lookups post_links() makes for a type (page fingerprints include the links of
+    the types that need any: a renamed parent, category or author changes them)."""
+    structure = site.options.permalink_structure
+    pretty = bool(structure)
+    post = pretty and ctype.name == "post"
+    # get_post_permalink() uses get_page_uri() for hierarchical custom types even with plain
+    # links ('?book=parent/child'); plain pages are ?page_id= and need no URI.
+    return Lookups(ancestors=ctype.hierarchical and (pretty or not ctype.builtin),
+                   categories=post and "%category%" in structure,
+                   product_categories=(ctype.name == "product" and ctype.base is not None
+                                       and "%" in ctype.base),
+                   authors=post and "%author%" in structure,
+                   languages=site.languages is not None)
+
+
 def post_links(conn: Connection, site: SiteContext, ctype: ContentType,
                rows: Sequence[Row[Any]],
                meta: dict[int, dict[str, str]] | None = None) -> dict[int, str]:
     """{ID: get_permalink()} for rows of one post type, with batched lookups."""
-    structure = site.options.permalink_structure
-    pretty = bool(structure)
-    # get_post_permalink() uses get_page_uri() for hierarchical custom types even with plain
-    # links ('?book=parent/child'); plain pages are ?page_id= and need no URI.
-    with_uri = ctype.hierarchical and (pretty or not ctype.builtin)
-    uris = ancestor_uris(conn, site, rows) if with_uri else {}
+    needs = link_lookups(site, ctype)
+    uris = ancestor_uris(conn, site, rows) if needs.ancestors else {}
     categories: dict[int, str] = {}
     authors: dict[int, str] = {}
-    if pretty and ctype.name == "post" and "%category%" in structure:
+    if needs.categories:
         primary = _primary_categories(site, meta or {})
         categories = category_paths(conn, site, rows, primary)
-    if ctype.name == "product" and ctype.base is not None and "%" in ctype.base:
+    if needs.product_categories:
         categories = product_category_paths(conn, site, rows)
-    if pretty and ctype.name == "post" and "%author%" in structure:
+    if needs.authors:
         authors = qu.nicenames(conn, site.tables, {int(r.post_author or 0) for r in rows})
     out: dict[int, str] = {}
     for r in rows:
@@ -151,7 +180,7 @@ def post_links(conn: Connection, site: SiteContext, ctype: ContentType,
                         uris.get(pid, ""), categories.get(pid, ""),
                         authors.get(int(r.post_author or 0), ""))
         out[pid] = permalinks.post_url(site.links, ctype, link)
-    if site.languages is not None:
+    if needs.languages:
         out = _with_languages(conn, site, ctype, rows, out, uris)
     return out
 
