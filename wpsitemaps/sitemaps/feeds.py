@@ -33,6 +33,7 @@ from wpsitemaps.content.urls import is_listable
 from wpsitemaps.content.videofields import plain_text
 from wpsitemaps.sitemaps.providers.authors import AuthorProvider
 from wpsitemaps.sitemaps.providers.news import news_title
+from wpsitemaps.sitemaps.providers.posts import post_lastmod
 from wpsitemaps.sitemaps.providers.posts import settle_canonicals
 from wpsitemaps.sitemaps.registry import Registry
 from wpsitemaps.wordpress.dates import latest
@@ -201,7 +202,7 @@ def _items(registry: Registry, config: FeedConfig, rows: list[Row[Any]],
         name = authors.get(int(row.post_author or 0), "")
         out.append(FeedItem(tag_uri(registry, config, f"post/{pid}"),
                             news_title(str(row.post_title or "")), links[pid], published,
-                            latest(utc(row.post_modified_gmt), published) or published,
+                            post_lastmod(row),  # not None: published is a date
                             summary(str(row.post_excerpt or ""), str(row.post_content or "")),
                             name or html.unescape(site.options.blogname)))
     return out

@@ -19,8 +19,8 @@ from functools import singledispatch
 from wpsitemaps.entries import PageBound
 from wpsitemaps.sitemaps.providers.base import Provider
 from wpsitemaps.sitemaps.providers.posts import PostTypeProvider
+from wpsitemaps.sitemaps.providers.posts import post_lastmod
 from wpsitemaps.wordpress.dates import latest
-from wpsitemaps.wordpress.dates import utc
 
 
 @singledispatch
@@ -36,8 +36,7 @@ def _post_type(provider: PostTypeProvider) -> list[PageBound]:
         return bounds
     last = bounds[-1]
     rows = provider.newer_than(last, provider.site.settings.entries_per_page)
-    lastmod = latest(last.lastmod,
-                     *(latest(utc(r.post_modified_gmt), utc(r.post_date_gmt)) for r in rows))
+    lastmod = latest(last.lastmod, *(post_lastmod(r) for r in rows))
     if len(bounds) == 1:
         lastmod = latest(lastmod, *(e.lastmod for e in provider.first_links))
     bounds[-1] = replace(last, lastmod=lastmod)
