@@ -84,7 +84,8 @@ def meta_range(conn: Connection, t: WPTables, first_id: int, last_id: int,
     stmt = (select(m.c.post_id, m.c.meta_key, m.c.meta_value)
             .where(m.c.post_id >= first_id, m.c.post_id <= last_id,
                    NoIndex(m.c.meta_key).in_(list(keys)))
-            .order_by(m.c.meta_id))
+            .order_by(m.c.meta_id)
+            .execution_options(paged=True))  # see wordpress.db._paged
     return [tuple(r) for r in conn.execute(stmt)]
 
 
@@ -98,5 +99,6 @@ def attachment_marks(conn: Connection, t: WPTables, first_id: int,
         select(func.count(), func.max(p.c.ID), func.max(p.c.post_modified_gmt),
                func.sum(p.c.post_parent))
         .where(p.c.post_parent >= first_id, p.c.post_parent <= last_id,
-               p.c.post_type == "attachment")).one()
+               p.c.post_type == "attachment")
+        .execution_options(paged=True)).one()  # see wordpress.db._paged
     return tuple(row)
