@@ -182,7 +182,7 @@ class PostTypeProvider(TypeProvider):
         keep = self._self_canonical(self.site.tables.posts.c.ID == post_id)
         return qp.listable_clauses(self.site.tables, [self.name], keep, self._exclude())
 
-    def _self_canonical(self, within: ColumnElement[bool] | None) -> list[int]:
+    def _self_canonical(self, within: ColumnElement[bool]) -> list[int]:
         """IDs matching `within` whose canonical override equals their own permalink (they
         stay listed), the permalink built as a page builds it (primary category too)."""
         conn, site = self.conn, self.site

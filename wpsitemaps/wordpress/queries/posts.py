@@ -273,16 +273,15 @@ def meta_values(conn: Connection, t: WPTables, ids: Iterable[int],
 
 
 def canonical_candidates(conn: Connection, t: WPTables, post_type: str,
-                         within: ColumnElement[bool] | None = None) -> list[Any]:
-    """(ID, canonical) of published posts of a type that carry a canonical override
-    (and match `within`, e.g. the news window)."""
+                         within: ColumnElement[bool]) -> list[Any]:
+    """(ID, canonical) of published posts of a type that carry a canonical override and
+    match `within` (the news window, one post): paged, so no filter is built from every
+    override of the type (see wordpress.db._paged)."""
     p, m = t.posts, t.postmeta
-    extra = [within] if within is not None else []
     stmt = (select(p.c.ID, m.c.meta_value).join(m, m.c.post_id == p.c.ID)
             .where(published(t, [post_type]), m.c.meta_key.in_(CANONICAL_KEYS),
-                   m.c.meta_value != "", *extra))
-    if within is not None:  # a range: no filter built from every override of the type
-        stmt = stmt.execution_options(paged=True)  # see wordpress.db._paged
+                   m.c.meta_value != "", within)
+            .execution_options(paged=True))
     return list(conn.execute(stmt))
 
 
