@@ -14,7 +14,6 @@ window computes its keep-list over the window, explain over its one post.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from dataclasses import replace
 from datetime import timedelta
 from functools import cached_property
@@ -248,10 +247,17 @@ class PostTypeProvider(TypeProvider):
         """Up to `size` listed rows from `first` (below `before`), their meta and the links
         of those with a canonical override: rows whose override is not their own permalink
         are dropped here, and the next rows read if that left the page short."""
-        def fetch(start: int, cap: int) -> list[Row[Any]]:
-            return qp.page_rows(self.conn, self.site.tables, self.page_condition, start, cap,
-                                before_id=before, marked_only=True)
-        return self._settled(fetch, first, size)
+        cap = 2 * size  # a page's range holds its rows plus its few foreign canonicals
+        rows: list[Row[Any]] = []
+        meta: dict[int, dict[str, str]] = {}
+        links: dict[int, str] = {}
+        while True:
+            batch = qp.page_rows(self.conn, self.site.tables, self.page_condition, first, cap,
+                                 before_id=before, marked_only=True)
+            rows.extend(self._settle(batch, meta, links))
+            if len(rows) >= size or len(batch) < cap:
+                return rows[:size], meta, links
+            first = int(batch[-1].ID) + 1
 
     def newer_than(self, bound: PageBound, size: int) -> list[Row[Any]]:
         """The key columns of the listed rows the bounds pass of `bound` could not see
@@ -275,21 +281,6 @@ class PostTypeProvider(TypeProvider):
             rows.update((int(r.ID), r) for r in qf.published_since(
                 conn, t, where, bound.seen_at - PUBLISH_LAG, bound.first_key, size, full))
         return [rows[k] for k in sorted(rows)]
-
-    def _settled(self, fetch: Callable[[int, int], list[Row[Any]]], first: int, size: int,
-                 ) -> tuple[list[Row[Any]], dict[int, dict[str, str]], dict[int, str]]:
-        """Rows from fetch(first, cap) with the canonical rule settled on them (see
-        _page_rows), reading on while foreign canonicals left fewer than `size`."""
-        cap = 2 * size  # a page's range holds its rows plus its few foreign canonicals
-        rows: list[Row[Any]] = []
-        meta: dict[int, dict[str, str]] = {}
-        links: dict[int, str] = {}
-        while True:
-            batch = fetch(first, cap)
-            rows.extend(self._settle(batch, meta, links))
-            if len(rows) >= size or len(batch) < cap:
-                return rows[:size], meta, links
-            first = int(batch[-1].ID) + 1
 
     def listed(self, rows: list[Row[Any]]) -> list[Row[Any]]:
         """The rows that stay listed under the canonical rule (see _settle)."""
