@@ -169,6 +169,8 @@ def _link_lookups(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]],
     meta: dict[int, dict[str, str]] = defaultdict(dict)
     for post_id, key, value in meta_rows:
         meta[int(post_id)].setdefault(str(key), "" if value is None else str(value))
-    looked_up = [r for r in rows if (ctype := site.types.post_type(str(r.post_type)))
-                 is not None and link_lookups(site, ctype).any()]
+    types = {str(r.post_type) for r in rows}
+    needs = {name for name in types if (ctype := site.types.post_type(name)) is not None
+             and link_lookups(site, ctype).any()}
+    looked_up = [r for r in rows if str(r.post_type) in needs]
     return sorted(links_by_type(conn, site, looked_up, meta).items())
