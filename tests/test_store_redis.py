@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import time
 from collections.abc import Iterator
 from itertools import count
 from typing import Any
@@ -80,6 +81,35 @@ def test_touch_never_creates_a_record(space: str) -> None:
     assert redis.Redis(port=REDIS_PORT).exists(f"{space}/blog1/none.xml") == 0
 
 
+def test_leases(space: str) -> None:
+    """One holder at a time across hosts; release by the holder only; a lease runs out."""
+    url = f"redis://127.0.0.1:{REDIS_PORT}/0"
+    one, two = RedisStore(url, ttl=60), RedisStore(url, ttl=60)
+    key = f"{space}/blog1/v-x.lease"
+    assert one.claim(key, 60)
+    assert not two.claim(key, 60)
+    two.release(key)  # not two's: left alone
+    assert not two.claim(key, 60)
+    one.release(key)
+    assert two.claim(key, 0.2)
+    time.sleep(0.4)
+    assert one.claim(key, 60)
+
+
+def test_hosts_share_page_bounds(space: str, peer_sqlite_url: str,
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page bounds one host computed are read by another from Redis (no pass of its
+    own), and both serve the same index."""
+    from wpsitemaps.sitemaps.providers.posts import PostTypeProvider
+
+    url = f"redis://127.0.0.1:{REDIS_PORT}/0"
+    first = redis_app(url, peer_sqlite_url, space).test_client().get("/sitemap_index.xml")
+    monkeypatch.setattr(PostTypeProvider, "compute_bounds", _refuse)
+    second = redis_app(url, peer_sqlite_url, space).test_client().get("/sitemap_index.xml")
+    assert second.status_code == 200 and second.data == first.data
+    assert redis.Redis(port=REDIS_PORT).keys(f"{space}/blog1/v-*")
+
+
 def test_pages_are_stored_in_redis(space: str, peer_sqlite_url: str) -> None:
     """A served page is stored under {namespace}/{site.key}/{document}."""
     app = redis_app(f"redis://127.0.0.1:{REDIS_PORT}/0", peer_sqlite_url, space)
@@ -109,7 +139,7 @@ def test_redis_down_mid_run_still_serves_valid_pages(space: str, peer_sqlite_url
         client = app.test_client()
         before = client.get("/post-sitemap.xml").data
         proxy.down()
-        with caplog.at_level(logging.WARNING, logger="wpsitemaps.web.store"):
+        with caplog.at_level(logging.WARNING, logger="wpsitemaps.store.base"):
             for path in ("/post-sitemap.xml", "/sitemap_index.xml", "/news-sitemap.xml"):
                 resp = client.get(path)
                 assert resp.status_code == 200
@@ -126,7 +156,7 @@ def test_store_comes_back_after_an_outage(space: str, peer_sqlite_url: str) -> N
         proxy.down()
         assert client.get("/page-sitemap.xml").status_code == 200
         proxy.up()
-        store_of(app)._down_until = 0.0  # the back-off is over
+        store_of(app).guard._down_until = 0.0  # the back-off is over
         client.get("/page-sitemap.xml")
         assert redis.Redis(port=REDIS_PORT).exists(f"{space}/blog1/page-sitemap.xml") == 1
 

@@ -60,6 +60,7 @@ from wpsitemaps.web.robots import EXTRA_SITEMAPS
 from wpsitemaps.web.routes import RETRY_AFTER_SECONDS
 from wpsitemaps.web.routes import plain
 from wpsitemaps.web.routes import xml_response
+from wpsitemaps.web.store import shared_values
 from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.dates import utc
 from wpsitemaps.wordpress.queries import posts as qp
@@ -268,6 +269,7 @@ def init_app(app: Flask, settings: Settings) -> None:
         app.extensions[CONFIG_KEY] = cfg
         # Its own cache, refreshed by the call that finds a value stale (the sitemaps'
         # background refresh runs the index, which knows nothing of API selections).
-        app.extensions[BOUNDS_KEY] = BoundsCache(settings.cache_ttl, max_entries=1_000)
+        app.extensions[BOUNDS_KEY] = BoundsCache(settings.cache_ttl, max_entries=1_000,
+                                                 peer=shared_values(app))
         app.extensions[EXTRA_SITEMAPS] = cfg.robots_sitemaps
         app.register_blueprint(bp)

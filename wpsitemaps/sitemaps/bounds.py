@@ -9,12 +9,16 @@ every page query), never list something that is no longer public.
 
 Past its TTL a value is still served while one background refresh (started through
 `on_stale`, see web.context) computes the new one, so on a large site no crawler waits for a
-full pass; only an empty cache is filled in the request itself. No Flask here: the web layer
-owns the BoundsCache and hands each request a `SharedCache` view of it.
+full pass; only an empty cache is filled in the request itself. With the page store on, the
+workers (and app hosts) share these values: one computes, the others read (sitemaps.sharing).
+No Flask here: the web layer owns the BoundsCache and hands each request a `SharedCache`
+view of it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -23,68 +27,156 @@ from dataclasses import dataclass
 from typing import Any
 from typing import TypeVar
 
+from wpsitemaps.sitemaps.sharing import LEASE
+from wpsitemaps.sitemaps.sharing import SharedValues
+from wpsitemaps.sitemaps.sharing import value_key
 from wpsitemaps.wordpress.site import SiteContext
 
+log = logging.getLogger(__name__)
 T = TypeVar("T")
+WAIT = 10.0  # seconds a request waits for another worker's computation of a value
+POLL = 0.05  # seconds between looks at the store while waiting
 
 
 class NotReady(Exception):
     """A slow provider's bounds are being computed in the background (answer 503)."""
 
 
+@dataclass(frozen=True)
+class Entry:
+    """A cached value: when it goes stale (cache clock) and when its computation started
+    (wall clock, comparable between processes)."""
+
+    expires: float
+    value: Any
+    stamp: float
+
+
 class BoundsCache:
-    """A bounded TTL map; computing happens outside the lock (two may race, both correct).
+    """A bounded TTL map; computing happens outside the lock.
 
     Least recently used entries go first past `max_entries`: a network of many sites keeps
     a dozen entries per site, and memory must stay flat however many sites are asked for.
+
+    With a `peer` (the page store, sitemaps.sharing) the map is the first level of two: a
+    value missing or stale here is taken from the store when another worker computed it
+    more recently, and a value to compute is computed by one worker under a lease while the
+    others wait for it. Without one, two workers (or threads) may compute the same value;
+    both results are correct.
     """
 
     def __init__(self, ttl: float, clock: Callable[[], float] = time.monotonic,
-                 on_stale: Callable[[], None] | None = None, max_entries: int = 10_000) -> None:
+                 on_stale: Callable[[], None] | None = None, max_entries: int = 10_000,
+                 peer: SharedValues | None = None) -> None:
         self.ttl = ttl
         self.clock = clock
         self.on_stale = on_stale
         self.max_entries = max_entries
-        self._data: OrderedDict[Any, tuple[float, Any]] = OrderedDict()
+        self.peer = peer
+        self.wait = WAIT
+        self._data: OrderedDict[Any, Entry] = OrderedDict()
         self._lock = threading.Lock()
 
-    def has(self, key: Any) -> bool:
-        """Whether a value (fresh or stale) is stored for key."""
+    def has(self, key: Any, shared_key: str | None = None) -> bool:
+        """Whether a value (fresh or stale) is here for key, or in the peer (then taken)."""
         with self._lock:
-            return key in self._data
+            if key in self._data:
+                return True
+        if self.peer is None or shared_key is None:
+            return False
+        return self._adopt(self.peer, key, shared_key, None, self.clock()) is not None
 
-    def get(self, key: Any, compute: Callable[[], Any], force: bool = False) -> Any:
+    def get(self, key: Any, compute: Callable[[], Any], force: bool = False,
+            shared_key: str | None = None) -> Any:
         """The cached value for key (stale ones too, while a refresh runs), or compute(),
-        store and return it. force=True recomputes (the background refresh)."""
+        store and return it. force=True recomputes (the background refresh) unless another
+        worker did since this one's value. `shared_key` names the value in the peer."""
         if self.ttl <= 0:
             return compute()
         now = self.clock()
+        hit = self._peek(key)
+        if hit is not None and not force and hit.expires > now:
+            return hit.value
+        peer = self.peer if shared_key is not None else None
+        if peer is not None and shared_key is not None:
+            newer = self._adopt(peer, key, shared_key, hit, now)
+            if newer is not None and newer.expires > now:
+                return newer.value
+            hit = newer or hit
+        if hit is not None and not force and self.on_stale is not None:
+            self.on_stale()
+            return hit.value
+        if peer is None or shared_key is None:
+            value = compute()
+            self._put(key, Entry(now + self.ttl, value, time.time()))
+            return value
+        return self._compute_once(peer, key, shared_key, compute, hit, force)
+
+    def _compute_once(self, peer: SharedValues, key: Any, shared_key: str,
+                      compute: Callable[[], Any], hit: Entry | None, force: bool) -> Any:
+        """Compute under the peer's lease, or wait for the worker holding it (a refresh
+        waits as long as the lease lasts; a request at most `wait` seconds, then computes
+        itself rather than keep a crawler waiting on a worker that may have died)."""
+        deadline = time.monotonic() + (LEASE if force else self.wait)
+        while True:
+            if peer.claim(shared_key):
+                try:
+                    stamp = peer.clock()
+                    value = compute()
+                    peer.save(shared_key, value, stamp)
+                finally:
+                    peer.release(shared_key)
+                self._put(key, Entry(self.clock() + self.ttl, value, stamp))
+                return value
+            if time.monotonic() >= deadline:
+                break
+            time.sleep(POLL)
+            newer = self._adopt(peer, key, shared_key, hit, self.clock())
+            if newer is not None:
+                return newer.value
+        log.warning("shared value %s: its lease holder gave nothing in %.0f s; computing it "
+                    "here", shared_key, self.wait)
+        stamp = peer.clock()
+        value = compute()
+        self._put(key, Entry(self.clock() + self.ttl, value, stamp))
+        return value
+
+    def _adopt(self, peer: SharedValues, key: Any, shared_key: str, hit: Entry | None,
+               now: float) -> Entry | None:
+        """The peer's value when it was computed after ours (kept here with the TTL it has
+        left), else None."""
+        got = peer.load(shared_key, newer_than=hit.stamp if hit is not None else None)
+        if got is None:
+            return None
+        age = max(peer.clock() - got.stamp, 0.0)
+        entry = Entry(now + self.ttl - age, got.value, got.stamp)
+        self._put(key, entry)
+        return entry
+
+    def _peek(self, key: Any) -> Entry | None:
         with self._lock:
             hit = self._data.get(key)
             if hit is not None:
                 self._data.move_to_end(key)
-        if hit is not None and not force:
-            if hit[0] <= now and self.on_stale is not None:
-                self.on_stale()
-                return hit[1]
-            if hit[0] > now:
-                return hit[1]
-        value = compute()
+            return hit
+
+    def _put(self, key: Any, entry: Entry) -> None:
         with self._lock:
-            self._data[key] = (now + self.ttl, value)
+            self._data[key] = entry
             self._data.move_to_end(key)
             while len(self._data) > self.max_entries:
                 self._data.popitem(last=False)
-        return value
 
     def __len__(self) -> int:
         with self._lock:
             return len(self._data)
 
 
-def options_key(site: SiteContext) -> int:
-    """A fingerprint of every option read (any change gives a new cache key)."""
-    return hash(tuple(sorted(site.options.raw.items())))
+def options_key(site: SiteContext) -> str:
+    """A fingerprint of every option read (any change gives a new cache key); the same in
+    every process (the key of a value shared through the store)."""
+    raw = repr(sorted(site.options.raw.items())).encode()
+    return hashlib.sha256(raw).hexdigest()[:32]
 
 
 @dataclass(frozen=True)
@@ -105,15 +197,19 @@ class SharedCache:
         """compute(), cached per app, site, key, page size and set of wp_options values."""
         if self.cache is None:
             return compute()
-        value: T = self.cache.get(self._key(site, key), compute, force=self.refresh)
+        full = self._key(site, key)
+        value: T = self.cache.get(full, compute, force=self.refresh,
+                                  shared_key=value_key(site.key, full))
         return value
 
     def defer(self, site: SiteContext, key: Any) -> bool:
         """For a slow computation: True when it must not run in this request (nothing cached
         yet and a background refresh can do it), after starting that refresh."""
         cache = self.cache
-        if (cache is None or self.refresh or cache.ttl <= 0 or cache.on_stale is None
-                or cache.has(self._key(site, key))):
+        if cache is None or self.refresh or cache.ttl <= 0 or cache.on_stale is None:
+            return False
+        full = self._key(site, key)
+        if cache.has(full, value_key(site.key, full)):
             return False
         cache.on_stale()
         return True

@@ -4,16 +4,23 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from typing import Protocol
+from typing import TypeVar
 
 from sqlalchemy.engine import make_url
 
 from wpsitemaps.config import ConfigError
 from wpsitemaps.config import Settings
 
+log = logging.getLogger(__name__)
 MAGIC = b"WPSM1 "
+BACKOFF = 5.0  # seconds a failed store is left alone (an outage costs no timeouts)
+T = TypeVar("T")
 
 
 class StoreError(Exception):
@@ -83,11 +90,38 @@ class Store(Protocol):
     def touch(self, key: str, when: float) -> None:
         """Mark the record as revalidated at `when`."""
 
+    def claim(self, key: str, seconds: float) -> bool:
+        """Take the lease `key` for at most `seconds` (False: another process holds it)."""
+
+    def release(self, key: str) -> None:
+        """Give back a lease this process holds (one taken by another is left alone)."""
+
     def check(self) -> None:
         """Write, read and delete a probe; raise StoreError naming the problem."""
 
     def describe(self) -> str:
         """Where the store is (for logs and errors; never a password)."""
+
+
+class Guard:
+    """Calls into a back end that may fail: a failure is logged and the store is left alone
+    for BACKOFF seconds, so when Redis or the disk fails every request goes on without it."""
+
+    def __init__(self, backend: Store) -> None:
+        self.backend = backend
+        self._down_until = 0.0
+
+    def attempt(self, fn: Callable[..., T], *args: Any) -> T | None:
+        """fn(*args), or None when the store fails or is being left alone."""
+        if time.monotonic() < self._down_until:
+            return None
+        try:
+            return fn(*args)
+        except StoreError as exc:
+            log.warning("page store %s failed (%s); going on without it for %ds",
+                        self.backend.describe(), exc, BACKOFF)
+            self._down_until = time.monotonic() + BACKOFF
+            return None
 
 
 def namespace(settings: Settings) -> str:

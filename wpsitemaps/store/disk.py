@@ -48,6 +48,7 @@ class DiskStore:
         self.root = Path(root)
         self.max_bytes = max_bytes
         self._writes = 0
+        self._token = f"{os.getpid()}-{secrets.token_hex(8)}"  # whose lease a file is
 
     def describe(self) -> str:
         """The directory."""
@@ -115,6 +116,52 @@ class DiskStore:
             os.utime(self.path(key), (when, when))
         except FileNotFoundError:
             pass
+        except OSError as exc:
+            raise StoreError(f"cannot write {self.root}: {exc.strerror}") from exc
+
+    def claim(self, key: str, seconds: float) -> bool:
+        """Create the lease file exclusively (O_EXCL: one creator wins, on every POSIX file
+        system we run on); a lease older than `seconds` was left by a killed worker and is
+        taken over."""
+        path = self.path(key)
+        for _ in range(2):
+            try:
+                fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            except FileExistsError:
+                try:
+                    age = time.time() - path.stat().st_mtime
+                except FileNotFoundError:
+                    continue  # released meanwhile: try again
+                except OSError as exc:
+                    raise StoreError(f"cannot read {self.root}: {exc.strerror}") from exc
+                if age <= seconds:
+                    return False
+                path.unlink(missing_ok=True)
+                continue
+            except FileNotFoundError:
+                self._mkdir(path.parent)
+                continue
+            except OSError as exc:
+                raise StoreError(f"cannot write {self.root}: {exc.strerror}") from exc
+            with os.fdopen(fd, "w") as fh:
+                fh.write(self._token)
+            return True
+        return False
+
+    def release(self, key: str) -> None:
+        """Remove the lease file if this process wrote it."""
+        path = self.path(key)
+        try:
+            if path.read_text() == self._token:
+                path.unlink(missing_ok=True)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise StoreError(f"cannot write {self.root}: {exc.strerror}") from exc
+
+    def _mkdir(self, folder: Path) -> None:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"cannot write {self.root}: {exc.strerror}") from exc
 

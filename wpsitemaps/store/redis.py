@@ -15,6 +15,7 @@ short: when Redis is slow or down, pages are rendered without the store (web.sto
 
 from __future__ import annotations
 
+import secrets
 import time
 from typing import Any
 
@@ -36,6 +37,15 @@ end
 return 0
 """
 
+# DEL a lease only when it still holds this process's token (it may have expired and been
+# taken by another host meanwhile).
+RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
 
 class RedisStore:
     """Documents as Redis hashes under their key."""
@@ -46,6 +56,8 @@ class RedisStore:
         self.client: Any = redis.Redis.from_url(url, socket_timeout=TIMEOUT,
                                                 socket_connect_timeout=TIMEOUT)
         self._touch = self.client.register_script(TOUCH)
+        self._release = self.client.register_script(RELEASE)
+        self._token = secrets.token_hex(16)  # whose lease a key is
 
     def describe(self) -> str:
         """The server, without a password."""
@@ -82,6 +94,15 @@ class RedisStore:
     def touch(self, key: str, when: float) -> None:
         """Set `checked` on an existing record."""
         self._call(self._touch, keys=[key], args=[repr(when)])
+
+    def claim(self, key: str, seconds: float) -> bool:
+        """SET NX with an expiry: one host wins; a killed holder's lease runs out."""
+        return bool(self._call(self.client.set, key, self._token, nx=True,
+                               px=max(int(seconds * 1000), 1)))
+
+    def release(self, key: str) -> None:
+        """Delete the lease if it is still ours."""
+        self._call(self._release, keys=[key], args=[self._token])
 
     def check(self) -> None:
         """PING, then write, read and delete a probe record."""

@@ -21,7 +21,8 @@ server-side XSLT rendering for browsers, ETag = SHA-256 of the HTML). A variant 
 for the XML render it was made from.
 
 When the store fails (Redis down, disk full) the page is rendered without it; the failure is
-logged and the store is left alone for BACKOFF seconds, so an outage costs no timeouts.
+logged and the store is left alone for a few seconds (store.base.Guard), so an outage costs
+no timeouts.
 """
 
 from __future__ import annotations
@@ -42,11 +43,14 @@ from flask import request
 from werkzeug.wrappers.response import Response as BaseResponse
 
 from wpsitemaps.config import Settings
+from wpsitemaps.sitemaps.bounds import BoundsCache
+from wpsitemaps.sitemaps.sharing import SharedValues
+from wpsitemaps.store.base import Guard
 from wpsitemaps.store.base import Record
 from wpsitemaps.store.base import Store
-from wpsitemaps.store.base import StoreError
 from wpsitemaps.store.base import namespace
 from wpsitemaps.store.base import open_store
+from wpsitemaps.web.context import BOUNDS_CACHE
 from wpsitemaps.web.gzip import TWIN_KEY
 from wpsitemaps.web.gzip import add_vary
 from wpsitemaps.web.gzip import gzip_bytes
@@ -59,9 +63,9 @@ from wpsitemaps.wordpress.site import SiteContext
 
 log = logging.getLogger(__name__)
 STORE = "wpsitemaps.page_store"
+SHARED_VALUES = "wpsitemaps.shared_values"
 XML_TYPE = "application/xml; charset=utf-8"
 HTML_TYPE = "text/html; charset=utf-8"
-BACKOFF = 5.0
 T = TypeVar("T")
 Render = Callable[[], tuple[bytes, datetime | None]]
 Fingerprint = Callable[[], str | None]
@@ -77,23 +81,15 @@ class PageStore:
         self.ttl = ttl
         self.window = window
         self.clock = clock
-        self._down_until = 0.0
+        self.guard = Guard(backend)
 
     def key(self, site: SiteContext, document: str) -> str:
         """'{namespace}/{site.key}/{document}' (docs/performance.md, "What is stored")."""
         return f"{self.namespace}/{site.key}/{document}"
 
     def attempt(self, fn: Callable[..., T], *args: Any) -> T | None:
-        """fn(*args), or None when the store fails (logged; then left alone for BACKOFF s)."""
-        if time.monotonic() < self._down_until:
-            return None
-        try:
-            return fn(*args)
-        except StoreError as exc:
-            log.warning("page store %s failed (%s); rendering without it for %ds",
-                        self.backend.describe(), exc, BACKOFF)
-            self._down_until = time.monotonic() + BACKOFF
-            return None
+        """fn(*args), or None when the store fails (store.base.Guard)."""
+        return self.guard.attempt(fn, *args)
 
     def valid(self, key: str, fingerprint: Fingerprint) -> tuple[Record | None, str | None]:
         """The stored record if it may be served, and the fingerprint if one was computed."""
@@ -244,5 +240,17 @@ def init_app(app: Flask, settings: Settings) -> None:
     backend = open_store(settings)
     if backend is None:
         return
-    app.extensions[STORE] = PageStore(backend, namespace(settings), settings.cache_ttl,
-                                      settings.store_window)
+    store = PageStore(backend, namespace(settings), settings.cache_ttl, settings.store_window)
+    app.extensions[STORE] = store
+    # The per-refresh values (page bounds, term and author lists) are shared through the
+    # same store: one worker computes them, the others read (sitemaps.sharing).
+    peer = SharedValues(backend, store.namespace, guard=store.guard)
+    app.extensions[SHARED_VALUES] = peer
+    cache: BoundsCache = app.extensions[BOUNDS_CACHE]
+    cache.peer = peer
+
+
+def shared_values(app: Flask) -> SharedValues | None:
+    """The store as the second level of the app's bounds caches, or None when it is off."""
+    peer: SharedValues | None = app.extensions.get(SHARED_VALUES)
+    return peer
