@@ -121,11 +121,10 @@ def canonical_sets(lists: dict[int, dict[str, list[str]]]) -> dict[int, set[str]
     return out
 
 
-def without_foreign_canonicals(rows: list[Row[Any]], lists: dict[int, dict[str, list[str]]],
+def without_foreign_canonicals(rows: list[Row[Any]], overrides: dict[int, set[str]],
                                links: dict[int, str]) -> list[Row[Any]]:
-    """The rows that stay listed under the canonical rule: no canonical override in `lists`
-    (meta_lists() with CANONICAL_KEYS), or one equal to their own permalink in `links`."""
-    overrides = canonical_sets(lists)
+    """The rows that stay listed under the canonical rule: no canonical override in
+    `overrides` (canonical_sets()), or one equal to their own permalink in `links`."""
     return [r for r in rows if int(r.ID) not in overrides
             or overrides[int(r.ID)] == {links.get(int(r.ID))}]
 
@@ -138,7 +137,7 @@ def settle_canonicals(conn: Connection, site: SiteContext, rows: list[Row[Any]],
     lists = qp.meta_lists(conn, site.tables, [int(r.ID) for r in rows],
                           (PRIMARY_CATEGORY_KEY, *qp.CANONICAL_KEYS))
     links = links_by_type(conn, site, rows, qp.first_values(lists))
-    return without_foreign_canonicals(rows, lists, links), links
+    return without_foreign_canonicals(rows, canonical_sets(lists), links), links
 
 
 def _link_input(row: Row[Any]) -> permalinks.PostLink:
@@ -293,10 +292,11 @@ class PostTypeProvider(TypeProvider):
         lists = qp.meta_lists(self.conn, self.site.tables, [int(r.ID) for r in batch],
                               (*META_KEYS, *qp.CANONICAL_KEYS))
         meta.update(qp.first_values(lists))
-        overridden = [r for r in batch if int(r.ID) in canonical_sets(lists)]
+        overrides = canonical_sets(lists)  # once: per row it made a page quadratic
+        overridden = [r for r in batch if int(r.ID) in overrides]
         if overridden:  # only their links are needed here; the others are built with entries
             links.update(post_links(self.conn, self.site, self.ctype, overridden, meta))
-        return without_foreign_canonicals(batch, lists, links)
+        return without_foreign_canonicals(batch, overrides, links)
 
     @cached_property
     def first_links(self) -> list[UrlEntry]:
