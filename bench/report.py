@@ -181,6 +181,9 @@ def section(result: dict[str, Any], command: str) -> str:
         f"{result['shape'].get('data + index size (MB)')} MB data + indexes |",
         f"| server | `wpsitemaps serve`, {app['workers']} gunicorn sync workers, port "
         f"{app['port']} |",
+        f"| start-up | the workers' start-up refresh (page bounds, term and author lists, "
+        f"video candidates; shared through the store) took {_f(app.get('settle_s', float('nan')))}"
+        " s until the server was idle; the figures below are taken after it |",
         f"| requests | warm-up + {result['requests']} per document (n: fewer when one took over "
         "120 s), one client, loopback; gunicorn's sync workers close every connection, so each "
         "request includes a loopback TCP connect |",
@@ -196,7 +199,8 @@ def section(result: dict[str, Any], command: str) -> str:
         f"| peak RSS of the gunicorn master | {app['master_peak_rss_mb']} MB |",
         f"| rendered-page store on disk after the run | {app.get('store_mb', 'n/a')} MB |", "",
         "The same documents with the store off (`WPSITEMAPS_STORE=off`: rendered on every "
-        "request), and the rows MariaDB examined (Handler_read%) for one warm request of each "
+        "request; one worker, timed once its start-up refresh was over), and the rows MariaDB "
+        "examined (Handler_read%) for one warm request of each "
         "(bench/rowsread.py):", "", *cold_rows(app), "",
         "WordPress core's sitemap on the same database (2,000 URLs per page, no images):", "",
         *wordpress_rows(result), "",

@@ -163,3 +163,47 @@ def peak_rss_mb(pid: int) -> float:
     except OSError:
         return float("nan")
     return int(found[1]) / 1024 if found else float("nan")
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds of these processes so far (gone ones count 0)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+    return total / tick
+
+
+def database_pids() -> list[int]:
+    """PIDs of the local MariaDB/MySQL server (its work counts as the app's while settling)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                name = (entry / "comm").read_text().strip()
+            except OSError:
+                continue
+            if name in ("mariadbd", "mysqld"):
+                out.append(int(entry.name))
+    return out
+
+
+def settle(proc: subprocess.Popen[bytes], quiet: float = 3.0, idle_cpu: float = 0.3,
+           limit: float = 1800.0) -> float:
+    """Wait until the app's start-up work is done: the gunicorn master, its workers and the
+    database together use under `idle_cpu` CPU seconds in `quiet` seconds. Returns the
+    seconds waited (the start-up refresh passes: page bounds, term and author lists, the
+    video candidates' scan), or `limit` when it never settled."""
+    started = time.monotonic()
+    window: list[float] = []
+    while time.monotonic() - started < limit:
+        window.append(cpu_seconds([proc.pid, *children(proc.pid), *database_pids()]))
+        window = window[-int(quiet) - 1:]
+        if len(window) > quiet and window[-1] - window[0] < idle_cpu:
+            return time.monotonic() - started - quiet
+        time.sleep(1.0)
+    return limit
