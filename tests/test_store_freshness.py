@@ -10,6 +10,9 @@ from __future__ import annotations
 import re
 import sqlite3
 import time
+from datetime import UTC
+from datetime import datetime
+from zoneinfo import ZoneInfo
 from collections.abc import Callable
 from pathlib import Path
 
@@ -100,6 +103,33 @@ def test_post_published_below_the_bounds_watermark_shows_on_the_last_page(
     write(app, "UPDATE wp_posts SET post_status = 'publish' WHERE ID = 50")
     clock.advance(WINDOW)
     assert "http://example.test/was-scheduled/" in locs(app, last)
+
+
+@pytest.mark.parametrize("zone", ["America/Los_Angeles", "Pacific/Kiritimati", "Asia/Kolkata"])
+def test_late_publication_shows_in_any_time_zone(make_app: Callable[..., Flask],
+                                                 tmp_path: Path, zone: str) -> None:
+    """The same in a site whose local dates are far from UTC (UTC-8, UTC+14, UTC+5:30): the
+    rows dated since the bounds are found through the local post_date index with a bound
+    derived from the site's zone, which must never cut off such a post."""
+    site = small_site()
+    site.option("timezone_string", zone)
+    app = make_app(site, STORE=str(tmp_path / "pages"), STORE_WINDOW=WINDOW,
+                   ENTRIES_PER_PAGE=2, NOW="1795953600")  # 2026-11-29 12:00 UTC
+    clock = with_clock(app)
+    gmt = datetime(2026, 11, 29, 11, 50, tzinfo=UTC)  # ten minutes before the bounds pass
+    local = gmt.astimezone(ZoneInfo(zone)).strftime("%Y-%m-%d %H:%M:%S")
+    write(app, "INSERT INTO wp_posts (ID, post_author, post_date, post_date_gmt, post_content,"
+          " post_title, post_excerpt, post_status, post_password, post_name, to_ping, pinged,"
+          " post_modified, post_modified_gmt, post_content_filtered, post_parent, guid,"
+          " menu_order, post_type, post_mime_type, comment_count) VALUES (50, 1, ?, ?, '',"
+          " 'late', '', 'future', '', 'late', '', '', ?, ?, '', 0, '', 0, 'post', '', 0)",
+          local, gmt.strftime("%Y-%m-%d %H:%M:%S"), local, gmt.strftime("%Y-%m-%d %H:%M:%S"))
+    pages = sum("/post-sitemap" in loc for loc in index_dates(app))
+    last = f"/post-sitemap{pages}.xml"
+    assert "http://example.test/late/" not in locs(app, last)
+    write(app, "UPDATE wp_posts SET post_status = 'publish' WHERE ID = 50")
+    clock.advance(WINDOW)
+    assert "http://example.test/late/" in locs(app, last)
 
 
 def test_trashing_removes_the_post(stored: tuple[Flask, Clock]) -> None:

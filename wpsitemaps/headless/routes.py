@@ -13,14 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC
 from datetime import datetime
-from datetime import timedelta
-from datetime import timezone
 from datetime import tzinfo
 from typing import Any
 from urllib.parse import quote
 from urllib.parse import urlencode
-from zoneinfo import ZoneInfo
-from zoneinfo import ZoneInfoNotFoundError
 
 from flask import Blueprint
 from flask import Flask
@@ -63,6 +59,7 @@ from wpsitemaps.web.routes import xml_response
 from wpsitemaps.web.store import shared_values
 from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.dates import utc
+from wpsitemaps.wordpress.dates import wp_timezone
 from wpsitemaps.wordpress.queries import posts as qp
 from wpsitemaps.wordpress.site import SiteContext
 
@@ -136,14 +133,8 @@ def language_condition(conn: Connection, site: SiteContext, lang: Language,
 
 
 def site_zone(site: SiteContext) -> tzinfo:
-    """wp_timezone(): the timezone_string option, else the fixed gmt_offset."""
-    name = site.options.timezone_string
-    if name:
-        try:
-            return ZoneInfo(name)
-        except (ZoneInfoNotFoundError, ValueError):
-            log.warning("unknown timezone_string %r, using gmt_offset", name)
-    return timezone(timedelta(hours=site.options.gmt_offset))
+    """wp_timezone() of the site."""
+    return wp_timezone(site.options.timezone_string, site.options.gmt_offset)
 
 
 def plus_years(moment: datetime, years: int) -> datetime:

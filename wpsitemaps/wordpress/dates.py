@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC
 from datetime import datetime
+from datetime import timedelta
+from datetime import timezone
+from datetime import tzinfo
+from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfoNotFoundError
 
+log = logging.getLogger(__name__)
 ZERO_PREFIX = "0000-00-00"
+# Slack of local_floor(): a second change of offset inside its range, or a post saved just
+# before the site's zone setting changed.
+ZONE_MARGIN = timedelta(hours=1)
 
 
 def parse_wp_date(value: object) -> datetime | None:
@@ -57,3 +67,28 @@ def sql_utc(value: datetime) -> str:
     if value.tzinfo is not None:
         value = value.astimezone(UTC).replace(tzinfo=None)
     return value.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def wp_timezone(timezone_string: str, gmt_offset: float) -> tzinfo:
+    """wp_timezone(): the timezone_string option, else the fixed gmt_offset."""
+    if timezone_string:
+        try:
+            return ZoneInfo(timezone_string)
+        except (ZoneInfoNotFoundError, ValueError):
+            log.warning("unknown timezone_string %r, using gmt_offset", timezone_string)
+    return timezone(timedelta(hours=gmt_offset))
+
+
+def local_floor(zone: tzinfo, start: datetime, end: datetime) -> datetime:
+    """A lower bound of the local `post_date` of posts whose `post_date_gmt` is from `start`
+    up to `end` (aware), for the redundant bound that lets `type_status_date` serve a range
+    filtered exactly on `post_date_gmt`: WordPress stores post_date = post_date_gmt + the
+    zone's offset at that moment, so `start` plus the zone's smallest offset at either end,
+    less ZONE_MARGIN. Returned as a UTC instant: sql_utc() formats it for the comparison."""
+    low = min(offset_at(zone, start), offset_at(zone, end))
+    return start + low - ZONE_MARGIN
+
+
+def offset_at(zone: tzinfo, moment: datetime) -> timedelta:
+    """The zone's UTC offset at an aware moment."""
+    return moment.astimezone(zone).utcoffset() or timedelta(0)

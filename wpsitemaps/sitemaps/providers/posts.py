@@ -38,7 +38,9 @@ from wpsitemaps.sitemaps.translations import post_alternates
 from wpsitemaps.wordpress import permalinks
 from wpsitemaps.wordpress.contenttypes import ContentType
 from wpsitemaps.wordpress.dates import latest
+from wpsitemaps.wordpress.dates import local_floor
 from wpsitemaps.wordpress.dates import utc
+from wpsitemaps.wordpress.dates import wp_timezone
 from wpsitemaps.wordpress.queries import fingerprint as qf
 from wpsitemaps.wordpress.queries import posts as qp
 from wpsitemaps.wordpress.site import SiteContext
@@ -277,8 +279,11 @@ class PostTypeProvider(TypeProvider):
                      if full else qf.page_keys(conn, t, where, bound.seen_to + 1, size))
             rows.update((int(r.ID), r) for r in above)
         if bound.seen_at is not None:
+            start, opts = bound.seen_at - PUBLISH_LAG, self.site.options
+            zone = wp_timezone(opts.timezone_string, opts.gmt_offset)
+            local_from = local_floor(zone, start, max(self.site.now, start))
             rows.update((int(r.ID), r) for r in qf.published_since(
-                conn, t, where, bound.seen_at - PUBLISH_LAG, bound.first_key, size, full))
+                conn, t, where, start, local_from, bound.first_key, size, full))
         return [rows[k] for k in sorted(rows)]
 
     def listed(self, rows: list[Row[Any]]) -> list[Row[Any]]:

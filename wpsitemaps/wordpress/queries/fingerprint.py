@@ -17,7 +17,6 @@ from sqlalchemy import func
 from sqlalchemy import select
 
 from wpsitemaps.wordpress.dates import sql_utc
-from wpsitemaps.wordpress.queries.news import LOCAL_BEHIND
 from wpsitemaps.wordpress.queries.posts import NoIndex
 from wpsitemaps.wordpress.queries.posts import marked_content
 from wpsitemaps.wordpress.queries.posts import post_columns
@@ -50,16 +49,18 @@ def page_keys(conn: Connection, t: WPTables, where: ColumnElement[bool], first_i
 
 
 def published_since(conn: Connection, t: WPTables, where: ColumnElement[bool], start: datetime,
-                    first_id: int, limit: int, full: bool = False) -> list[Any]:
+                    local_from: datetime, first_id: int, limit: int,
+                    full: bool = False) -> list[Any]:
     """The key columns (full: page_rows()' columns) of rows from `first_id` on dated from
-    `start` on (post_date_gmt), through the type_status_date index by the redundant
-    local-date bound the news window uses."""
+    `start` on (post_date_gmt), through the type_status_date index by the redundant bound
+    `post_date >= local_from` (dates.local_floor(): the site's zone, not the ±14 h any
+    zone could be, so the range holds the posts of about two hours, not of thirteen)."""
     p = t.posts
     columns = ([*post_columns(t, with_content=False), marked_content(t)] if full
                else _columns(t))
     stmt = (select(*columns)
             .where(where, p.c.ID >= first_id, p.c.post_date_gmt >= sql_utc(start),
-                   p.c.post_date >= sql_utc(start - LOCAL_BEHIND))
+                   p.c.post_date >= sql_utc(local_from))
             .order_by(p.c.ID).limit(limit)
             .execution_options(paged=True))  # see wordpress.db._paged
     return list(conn.execute(stmt))
