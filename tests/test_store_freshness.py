@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 import sqlite3
 import time
+from collections.abc import Callable
 from datetime import UTC
 from datetime import datetime
-from zoneinfo import ZoneInfo
-from collections.abc import Callable
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from flask import Flask
