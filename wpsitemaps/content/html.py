@@ -210,25 +210,30 @@ def scan(content: str, wanted: frozenset[str],
     sink = _Sink(wanted)
     if "<" not in content:
         return sink.doc
-    tokens = list(_TOKEN.finditer(content))
-    comments = sum(1 for m in tokens if m["comment"] is not None)
-    raws = sum(1 for m in tokens if m["raw"] is not None)
-    if (_UNUSUAL.search(content) or comments != content.count("<!--")
-            or raws != len(_RAW_OPEN.findall(content))):
-        # Something the one pass does not model (see _UNUSUAL; a comment or script that never
-        # ends, or one inside another): the full tokenizer decides, slowly but exactly.
-        return scan_reference(content, wanted)
-    for m in tokens:
-        if m["comment"] is not None:
+    if _UNUSUAL.search(content):
+        return scan_reference(content, wanted)  # see below
+    comments = raws = 0
+    for m in _TOKEN.finditer(content):
+        kind = m.lastgroup  # 'comment', 'raw', or 'attrs' (a tag: its last group)
+        if kind == "attrs":
+            name = m["name"].lower()
+            if name not in wanted:
+                continue
+            if m["close"]:
+                sink.end(name, m.start())
+            else:
+                sink.start(name, _attrs(m["attrs"]), m.start())
+        elif kind == "comment":
+            comments += 1
             data = m["comment"]
             if only_blocks is None or any(name in data for name in only_blocks):
                 sink.comment(data, m.start())
-        elif m["name"] is not None:
-            name = m["name"].lower()
-            if m["close"]:
-                sink.end(name, m.start())
-            elif name in wanted:
-                sink.start(name, _attrs(m["attrs"]), m.start())
+        else:
+            raws += 1
+    if comments != content.count("<!--") or raws != len(_RAW_OPEN.findall(content)):
+        # Something the one pass does not model (see _UNUSUAL; a comment or script that never
+        # ends, or one inside another): the full tokenizer decides, slowly but exactly.
+        return scan_reference(content, wanted)
     return sink.doc
 
 

@@ -47,7 +47,8 @@ def absolute(src: str, home: str) -> str:
     Raises ValueError for malformed URLs (e.g. 'http://[::1'), as urljoin does.
     """
     src = src.strip()
-    if src.isascii() and _JOINS_TO_ITSELF.match(src) and not _JOIN_CHANGES.search(src):
+    host = _JOINS_TO_ITSELF.match(src)
+    if host is not None and host[1].isascii() and not _JOIN_CHANGES.search(src):
         return src  # what urljoin() gives for it, without parsing it twice (issue #13)
     base = home if home.endswith("/") else home + "/"
     return urljoin(base, src)
@@ -56,22 +57,31 @@ def absolute(src: str, home: str) -> str:
 # An absolute http(s) URL comes back from urljoin() as urlunparse(urlparse(url)): the same
 # string unless the scheme is not lower case (matched here only in lower case), it holds
 # a tab or line break (removed), an empty query, fragment or ;params (dropped), a bracket
-# (an IPv6 host, checked, or an error) or non-ASCII text (a host invalid under NFKC is an
-# error). tests/test_urls.py holds the shortcut to urljoin().
-_JOINS_TO_ITSELF = re.compile(r"https?://[^/?#]")
+# (an IPv6 host, checked, or an error) or a non-ASCII host (one invalid under NFKC is an
+# error; non-ASCII in the path, query or fragment is left as it is). tests/test_urls.py
+# holds the shortcut to urljoin().
+_JOINS_TO_ITSELF = re.compile(r"https?://([^/?#]+)")
 _JOIN_CHANGES = re.compile(r"[\t\r\n\[\];]|\?(?:#|$)|#$")
 
 
 @lru_cache(maxsize=1024)
 def host_key(url: str) -> str:
     """Host for same-site checks: lower case, without a leading 'www.'."""
-    host = (urlsplit(url).hostname or "").lower()
+    return netloc_host_key(urlsplit(url).netloc)
+
+
+@lru_cache(maxsize=1024)
+def netloc_host_key(netloc: str) -> str:
+    """host_key() of a URL with this authority (cached per host: a page's images share a
+    few hosts, not URLs)."""
+    host = (urlsplit("//" + netloc).hostname or "").lower()
     return host[4:] if host.startswith("www.") else host
 
 
 def same_host(url: str, home: str) -> bool:
     """Whether url is on the site's host (ignoring www. and scheme)."""
-    return bool(host_key(url)) and host_key(url) == host_key(home)
+    key = host_key(url)
+    return bool(key) and key == host_key(home)
 
 
 _ABSOLUTE_HTTP = re.compile(r"https?://[^/?#]", re.I)
