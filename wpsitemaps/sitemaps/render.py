@@ -18,6 +18,7 @@ from typing import Any
 from jinja2 import Environment
 from jinja2 import FileSystemLoader
 from jinja2 import select_autoescape
+from markupsafe import escape
 
 from wpsitemaps.entries import SitemapRef
 from wpsitemaps.entries import UrlEntry
@@ -63,8 +64,47 @@ def render_urlset(entries: Sequence[UrlEntry], stylesheet: str | None) -> bytes:
     """A <urlset> document; extension namespaces only when used, no PI without a stylesheet."""
     ns = {"image": any(e.images for e in entries), "video": any(e.videos for e in entries),
           "news": any(e.news for e in entries), "xhtml": any(e.alternates for e in entries)}
+    if not ns["video"] and not ns["news"]:
+        return plain_urlset(entries, stylesheet, ns).encode("utf-8")
     text = _env.get_template("urlset.xml").render(entries=entries, stylesheet=stylesheet, ns=ns)
     return text.encode("utf-8")
+
+
+NAMESPACES = {"image": ' xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"',
+              "video": ' xmlns:video="http://www.google.com/schemas/sitemap-video/1.1"',
+              "news": ' xmlns:news="http://www.google.com/schemas/sitemap-news/0.9"',
+              "xhtml": ' xmlns:xhtml="http://www.w3.org/1999/xhtml"'}
+
+
+def _text(value: str) -> str:
+    """What the template makes of a string: clean(), then autoescaped (markupsafe)."""
+    return str(escape(clean(value)))
+
+
+def plain_urlset(entries: Sequence[UrlEntry], stylesheet: str | None,
+                 ns: dict[str, bool]) -> str:
+    """urlset.xml for entries without videos or news (every content and taxonomy page),
+    written out directly: the template took 12 ms of a 1,000-URL page's render (issue #13).
+    The same characters as the template (tests/test_render_plain.py holds them equal)."""
+    out = ['<?xml version="1.0" encoding="UTF-8"?>\n']
+    if stylesheet:
+        out.append(f'<?xml-stylesheet type="text/xsl" href="{_text(stylesheet)}"?>\n')
+    out.append('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"')
+    out.extend(NAMESPACES[name] for name in ("image", "video", "news", "xhtml") if ns[name])
+    out.append(">")
+    for e in entries:
+        out.append(f"\n\t<url>\n\t\t<loc>{_text(e.loc)}</loc>")
+        if e.lastmod:
+            out.append(f"\n\t\t<lastmod>{_text(_w3c(e.lastmod))}</lastmod>")
+        for a in e.alternates:
+            out.append(f'\n\t\t<xhtml:link rel="alternate" hreflang="{_text(a.hreflang)}" '
+                       f'href="{_text(a.href)}"/>')
+        for i in e.images:
+            out.append(f"\n\t\t<image:image>\n\t\t\t<image:loc>{_text(i.loc)}</image:loc>"
+                       "\n\t\t</image:image>")
+        out.append("\n\t</url>")
+    out.append("\n</urlset>\n")
+    return "".join(out)
 
 
 def render_index(sitemaps: Sequence[SitemapRef], stylesheet: str | None) -> bytes:
