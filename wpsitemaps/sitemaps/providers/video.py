@@ -67,6 +67,9 @@ MAX_PAGE_BYTES = 45_000_000
 # Listable posts above which the video candidate scan never runs inside a request: on the
 # benchmark's 100,000 posts it took 8 s, on 1,000,000 over 4 minutes.
 BACKGROUND_FROM = 50_000
+# IDs per statement of the candidates' scan: about a second of content matching each on
+# the benchmark's million-post database (a single statement took minutes).
+SCAN_SPAN = 50_000
 
 
 class VideoProvider(Provider):
@@ -106,8 +109,8 @@ class VideoProvider(Provider):
 
     def compute_bounds(self) -> list[PageBound]:
         """Pages of `entries_per_page` candidate posts, by ID across types."""
-        rows = qp.page_bounds(self.conn, self.site.tables, self.condition,
-                              self.site.settings.entries_per_page)
+        rows = qp.page_bounds_in_ranges(self.conn, self.site.tables, self.condition,
+                                        self.site.settings.entries_per_page, SCAN_SPAN)
         out = [span.bound for span in rows]
         # The last page is the one likely to hold only false positives (a small site whose
         # one candidate merely links to a YouTube channel): build it (one page's cost, kept
