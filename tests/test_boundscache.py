@@ -137,3 +137,26 @@ def test_slow_video_scan_runs_in_the_background(make_app: Callable[..., Flask],
     else:
         raise AssertionError("the background refresh never listed the video sitemap")
     assert client.get("/video-sitemap.xml").status_code == 200
+
+
+def test_a_slow_value_is_kept_twenty_times_its_cost() -> None:
+    """A value that took 100 s to compute is kept 2,000 s, and a refresh of the others
+    (force) leaves it alone until then: keeping it fresh never keeps the database busy more
+    than a twentieth of the time."""
+    from wpsitemaps.sitemaps.bounds import SLOW_FACTOR
+
+    clock = Clock()
+    cache = BoundsCache(300, clock, on_stale=lambda: None)
+
+    def slow(value: str) -> Callable[[], str]:
+        def compute() -> str:
+            clock.now += 100
+            return value
+        return compute
+
+    assert cache.get("video", slow("first")) == "first"
+    clock.now += 1000  # past cache_ttl, inside 20 x 100 s
+    assert cache.get("video", slow("second"), force=True) == "first"
+    assert cache.get("video", slow("second")) == "first"
+    clock.now += SLOW_FACTOR * 100
+    assert cache.get("video", slow("third"), force=True) == "third"

@@ -264,3 +264,19 @@ def test_a_slow_value_another_worker_computed_is_not_deferred(
         assert time.monotonic() < deadline, "worker A's background scan never finished"
         time.sleep(0.05)
     assert b.test_client().get("/video-sitemap.xml").status_code == 200
+
+
+def test_a_slow_values_lifetime_is_shared(tmp_path: Path) -> None:
+    """Another worker keeps a slow value as long as the worker that computed it."""
+    clock = [1000.0]
+    a = worker(tmp_path, clock=lambda: clock[0])
+
+    def slow() -> str:
+        clock[0] += 100  # a 100 s scan: kept 2,000 s
+        return "scanned"
+
+    a.get("k", slow, shared_key="s/k")
+    b = worker(tmp_path, clock=lambda: clock[0])
+    assert b.get("k", lambda: "again", shared_key="s/k") == "scanned"
+    clock[0] += 1000  # past cache_ttl
+    assert b.get("k", lambda: "again", force=True, shared_key="s/k") == "scanned"

@@ -36,6 +36,11 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 WAIT = 10.0  # seconds a request waits for another worker's computation of a value
 POLL = 0.05  # seconds between looks at the store while waiting
+# A value is kept at least this many times as long as it took to compute, so that keeping
+# it fresh never keeps the database busy more than 1/SLOW_FACTOR of the time (the video
+# candidates' scan takes about 90 s on a million posts: refreshed every 30 minutes, not
+# every `cache_ttl`).
+SLOW_FACTOR = 20
 
 
 class NotReady(Exception):
@@ -44,12 +49,13 @@ class NotReady(Exception):
 
 @dataclass(frozen=True)
 class Entry:
-    """A cached value: when it goes stale (cache clock) and when its computation started
-    (wall clock, comparable between processes)."""
+    """A cached value: when it goes stale (cache clock), when its computation started
+    (wall clock, comparable between processes) and how long it is kept (seconds)."""
 
     expires: float
     value: Any
     stamp: float
+    life: float
 
 
 class BoundsCache:
@@ -95,8 +101,8 @@ class BoundsCache:
             return compute()
         now = self.clock()
         hit = self._peek(key)
-        if hit is not None and not force and hit.expires > now:
-            return hit.value
+        if hit is not None and hit.expires > now and (not force or hit.life > self.ttl):
+            return hit.value  # a refresh recomputes it, unless it is a slow value kept longer
         peer = self.peer if shared_key is not None else None
         if peer is not None and shared_key is not None:
             newer = self._adopt(peer, key, shared_key, hit, now)
@@ -107,10 +113,18 @@ class BoundsCache:
             self.on_stale()
             return hit.value
         if peer is None or shared_key is None:
-            value = compute()
-            self._put(key, Entry(now + self.ttl, value, time.time()))
-            return value
+            entry = self._computed(compute, time.time())
+            self._put(key, entry)
+            return entry.value
         return self._compute_once(peer, key, shared_key, compute, hit, force)
+
+    def _computed(self, compute: Callable[[], Any], stamp: float) -> Entry:
+        """compute() as an entry kept for cache_ttl, or SLOW_FACTOR times its duration."""
+        started = self.clock()
+        value = compute()
+        done = self.clock()
+        life = max(self.ttl, SLOW_FACTOR * (done - started))
+        return Entry(done + life, value, stamp, life)
 
     def _compute_once(self, peer: SharedValues, key: Any, shared_key: str,
                       compute: Callable[[], Any], hit: Entry | None, force: bool) -> Any:
@@ -121,13 +135,12 @@ class BoundsCache:
         while True:
             if peer.claim(shared_key):
                 try:
-                    stamp = peer.clock()
-                    value = compute()
-                    peer.save(shared_key, value, stamp)
+                    entry = self._computed(compute, peer.clock())
+                    peer.save(shared_key, entry.value, entry.stamp, entry.life)
                 finally:
                     peer.release(shared_key)
-                self._put(key, Entry(self.clock() + self.ttl, value, stamp))
-                return value
+                self._put(key, entry)
+                return entry.value
             if time.monotonic() >= deadline:
                 break
             time.sleep(POLL)
@@ -136,10 +149,9 @@ class BoundsCache:
                 return newer.value
         log.warning("shared value %s: its lease holder gave nothing in %.0f s; computing it "
                     "here", shared_key, self.wait)
-        stamp = peer.clock()
-        value = compute()
-        self._put(key, Entry(self.clock() + self.ttl, value, stamp))
-        return value
+        entry = self._computed(compute, peer.clock())
+        self._put(key, entry)
+        return entry.value
 
     def _adopt(self, peer: SharedValues, key: Any, shared_key: str, hit: Entry | None,
                now: float) -> Entry | None:
@@ -149,7 +161,8 @@ class BoundsCache:
         if got is None:
             return None
         age = max(peer.clock() - got.stamp, 0.0)
-        entry = Entry(now + self.ttl - age, got.value, got.stamp)
+        life = max(self.ttl, got.life)
+        entry = Entry(now + life - age, got.value, got.stamp, life)
         self._put(key, entry)
         return entry
 

@@ -41,7 +41,7 @@ from wpsitemaps.store.base import Store
 from wpsitemaps.wordpress.queries.posts import PageSpan
 
 log = logging.getLogger(__name__)
-CODEC = "v1"  # part of every key: a change of the value shapes starts afresh
+CODEC = "v2"  # part of every key: a change of the value shapes starts afresh
 LEASE = 900.0  # seconds a computation may hold its lease (the video scan takes minutes)
 RECORDS: dict[str, type] = {cls.__name__: cls for cls in (
     Alternate, ImageEntry, NewsEntry, PageBound, SitemapRef, UrlEntry, VideoEntry, PageSpan)}
@@ -49,10 +49,12 @@ RECORDS: dict[str, type] = {cls.__name__: cls for cls in (
 
 @dataclass(frozen=True)
 class Shared:
-    """A value read from the store and the wall-clock time its computation started."""
+    """A value read from the store, the wall-clock time its computation started and how
+    long it is kept (bounds.SLOW_FACTOR)."""
 
     value: Any
     stamp: float
+    life: float = 0.0
 
 
 def value_key(site_key: str, key: Any) -> str:
@@ -122,15 +124,17 @@ class SharedValues:
         if rec is None or rec.body is None:
             return None
         try:
-            return Shared(decode(rec.body), rec.rendered_at)
+            life, value = decode(rec.body)
+            return Shared(value, rec.rendered_at, float(life))
         except (ValueError, KeyError, TypeError, IndexError):
             log.warning("store: shared value %s does not decode; it is computed again", key)
             return None
 
-    def save(self, key: str, value: Any, stamp: float) -> None:
-        """Store value as computed from `stamp` on (a value the codec refuses stays local)."""
+    def save(self, key: str, value: Any, stamp: float, life: float = 0.0) -> None:
+        """Store value as computed from `stamp` on, kept `life` seconds (a value the codec
+        refuses stays local)."""
         try:
-            body = encode(value)
+            body = encode((life, value))
         except TypeError as exc:
             log.debug("store: %s is not shared: %s", key, exc)
             return
