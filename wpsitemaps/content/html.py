@@ -164,8 +164,9 @@ _TOKEN = re.compile(
 
 
 # Constructs the one-pass reading does not model: processing instructions, <!...>
-# declarations, and a quoted attribute value running into another tag.
-_UNUSUAL = re.compile(r"<[?!](?!--)|<[a-zA-Z][^<>]*['\"][^'\">]*<", re.I)
+# declarations, and a `<` inside a tag, in a quoted attribute value or not (html.parser
+# reads `<text <'<img src='a.jpg'>` as one tag whose attribute name holds a quote).
+_UNUSUAL = re.compile(r"<[?!](?!--)|<[a-zA-Z][^<>]*<", re.I)
 _RAW_OPEN = re.compile(r"<(?:script|style)(?=[\s/>])", re.I)
 
 
