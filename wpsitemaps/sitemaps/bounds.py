@@ -17,7 +17,6 @@ view of it.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import threading
 import time
@@ -188,8 +187,7 @@ class BoundsCache:
 def options_key(site: SiteContext) -> str:
     """A fingerprint of every option read (any change gives a new cache key); the same in
     every process (the key of a value shared through the store)."""
-    raw = repr(sorted(site.options.raw.items())).encode()
-    return hashlib.sha256(raw).hexdigest()[:32]
+    return site.options.fingerprint
 
 
 @dataclass(frozen=True)

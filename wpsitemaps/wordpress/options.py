@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import logging
 from dataclasses import dataclass
 from dataclasses import field
+from functools import cached_property
 from typing import Any
 
 from sqlalchemy import Connection
@@ -67,6 +69,12 @@ class SiteOptions:
     # an old network's ms-files rewriting (wordpress.network.upload_suffix()).
     upload_suffix: str = ""
     raw: dict[str, str] = field(default_factory=dict)
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """A SHA-256 of every option read: the same in every process (a key of the values
+        shared between workers), computed once per set of options, not per request."""
+        return hashlib.sha256(repr(sorted(self.raw.items())).encode()).hexdigest()[:32]
 
     def public_content(self, content: str) -> str:
         """post_content with the stored (internal) home rewritten to the public home URL.
