@@ -126,6 +126,46 @@ def test_window_serves_without_asking(peer_sqlite_url: str, tmp_path: Path,
     assert calls == [1]
 
 
+@pytest.mark.parametrize("path", ["/post-sitemap.xml", "/sitemap_index.xml",
+                                  "/category-sitemap.xml"])
+def test_window_answers_without_reading_the_database(peer_sqlite_url: str, tmp_path: Path,
+                                                     path: str) -> None:
+    """Inside store_window a stored document (and its 304) is answered before anything is
+    read from the database, with the bytes and headers of the answer that stored it."""
+    from sqlalchemy import event
+
+    app = peer(peer_sqlite_url, str(tmp_path / "pages"), STORE_WINDOW=5)
+    with_clock(app)
+    client = app.test_client()
+    first = client.get(path)
+    statements: list[str] = []
+    engine = app.extensions["wpsitemaps.engine"]
+    event.listen(engine, "before_cursor_execute",
+                 lambda *args: statements.append(str(args[2])))
+    again = client.get(path)
+    etag = again.headers["ETag"].strip('"')
+    not_modified = client.get(path, headers={"If-None-Match": etag})
+    assert statements == []
+    assert again.status_code == 200 and again.data == first.data
+    assert {k: v for k, v in again.headers if k != "Date"} == \
+        {k: v for k, v in first.headers if k != "Date"}
+    assert not_modified.status_code == 304
+
+
+def test_window_leaves_the_browser_view_to_the_site(peer_sqlite_url: str,
+                                                    tmp_path: Path) -> None:
+    """The HTML view needs the site (its pager): it is not answered before reading it."""
+    from wpsitemaps.web import store
+
+    app = peer(peer_sqlite_url, str(tmp_path / "pages"), STORE_WINDOW=5)
+    with_clock(app)
+    client = app.test_client()
+    client.get("/post-sitemap.xml", headers=BROWSER)
+    with app.test_request_context("/post-sitemap.xml", headers=BROWSER):
+        pages: store.PageStore = app.extensions[store.STORE]
+        assert pages.in_window("blog1", "post-sitemap.xml") is None
+
+
 def test_unusable_directory_fails_at_start_up(peer_sqlite_url: str, tmp_path: Path) -> None:
     """A store directory that cannot be created stops start-up with one line."""
     blocker = tmp_path / "file"

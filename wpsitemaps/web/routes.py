@@ -35,6 +35,8 @@ from wpsitemaps.sitemaps.render import render_urlset
 from wpsitemaps.sitemaps.render import stylesheet_href
 from wpsitemaps.sitemaps.tails import live_bounds
 from wpsitemaps.web.context import load_sitemaps
+from wpsitemaps.web.context import resolution
+from wpsitemaps.web.context import sites
 from wpsitemaps.web.display import view_params
 from wpsitemaps.web.headers import set_headers
 from wpsitemaps.web.store import Fingerprint
@@ -85,6 +87,9 @@ def cached(resp: Response, body: bytes, lastmod: datetime | None) -> BaseRespons
 @bp.get("/sitemap_index.xml")
 def sitemap_index() -> BaseResponse:
     """The index: one <sitemap> per non-empty page of every provider."""
+    stored = stored_in_window("sitemap_index.xml")
+    if stored is not None:
+        return stored
     sitemaps = load_sitemaps()
     site = sitemaps.site
     # Built only when needed: inside the page store's window the stored index is served.
@@ -133,6 +138,9 @@ def sitemap_page(filename: str) -> BaseResponse:
     if digits.startswith("0"):
         abort(404, "No such sitemap page.")
     page = int(digits) if digits else 1
+    stored = stored_in_window(filename)
+    if stored is not None:
+        return stored
     sitemaps = load_sitemaps()
     site = sitemaps.site
     provider = sitemaps.lookup(name)
@@ -162,6 +170,13 @@ def sitemap_page(filename: str) -> BaseResponse:
     view = view_params(name, page, len(bounds),
                        site.now if provider.stylesheet == "news" else None)
     return stored_or_rendered(site, filename, fingerprint, render, provider.stylesheet, view)
+
+
+def stored_in_window(document: str) -> BaseResponse | None:
+    """The stored answer of a document inside the page store's window (PageStore.in_window),
+    or None: then the site is loaded and the document served as usual."""
+    pages = page_store()
+    return None if pages is None else pages.in_window(sites().key(resolution()), document)
 
 
 def stored_or_rendered(site: SiteContext, document: str, fingerprint: Fingerprint,

@@ -41,8 +41,10 @@ from wpsitemaps.wordpress.queries import network as qn
 from wpsitemaps.wordpress.queries import options as qo
 from wpsitemaps.wordpress.schema import build_tables
 from wpsitemaps.wordpress.site import SiteContext
+from wpsitemaps.wordpress.site import blog_id_of_site
 from wpsitemaps.wordpress.site import build_site
 from wpsitemaps.wordpress.site import resolve_now
+from wpsitemaps.wordpress.site import site_key
 
 Connect = Callable[[], AbstractContextManager[Connection]]
 MISSING = object()
@@ -200,6 +202,10 @@ class Sites:
         base = self.base_prefix
         return self.settings.for_site(res.blog.blog_id, blog_prefix(base, res.blog.blog_id),
                                       base)
+
+    def key(self, res: Resolved) -> str:
+        """The key its SiteContext will have, known without reading its options."""
+        return site_key(blog_id_of_site(self.settings_for(res), res.blog))
 
     def context(self, conn: Connection, res: Resolved) -> SiteContext:
         """The site's context: rebuilt when its options changed, else taken from the LRU

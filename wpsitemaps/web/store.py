@@ -87,6 +87,21 @@ class PageStore:
         """'{namespace}/{site.key}/{document}' (docs/performance.md, "What is stored")."""
         return f"{self.namespace}/{site.key}/{document}"
 
+    def in_window(self, site_key: str, document: str) -> BaseResponse | None:
+        """The stored XML answer (or 304) of a document rendered or revalidated less than
+        `store_window` seconds ago, before anything is read from the database: inside the
+        window stored bytes are served without asking it anyway, so reading the site's
+        options and page bounds first only cost time (half of a 304). None otherwise (and
+        always for the browser view, whose parameters need the site)."""
+        if self.window <= 0 or wants_html(request.headers):
+            return None
+        key = f"{self.namespace}/{site_key}/{document}"
+        rec = self.attempt(self.backend.head, key)
+        now = self.clock()
+        if rec is None or now - rec.rendered_at >= self.ttl or now - rec.checked_at >= self.window:
+            return None
+        return self._serve(key, rec, "main", {})
+
     def attempt(self, fn: Callable[..., T], *args: Any) -> T | None:
         """fn(*args), or None when the store fails (store.base.Guard)."""
         return self.guard.attempt(fn, *args)

@@ -61,7 +61,7 @@ class SiteContext:
     @property
     def key(self) -> str:
         """The site's name in shared caches and stores: 'blog1', 'blog2'... (issue #13/#17)."""
-        return f"blog{self.blog_id}"
+        return site_key(self.blog_id)
 
 
 def resolve_now(settings: Settings, options: SiteOptions) -> datetime:
@@ -135,12 +135,17 @@ def build_site(conn: Connection, settings: Settings, blog: Blog | None = None,
     author = builtin_types(options, settings.author_base)[-1]
     types = discover_types(conn, tables, options, settings)
     return SiteContext(settings, tables, options, types, links, author,
-                       resolve_now(settings, options), _blog_id(settings, blog),
+                       resolve_now(settings, options), blog_id_of_site(settings, blog),
                        languages=load_languages(conn, tables, options, settings.table_prefix),
                        blog=blog, network=network)
 
 
-def _blog_id(settings: Settings, blog: Blog | None) -> int:
+def site_key(blog_id: int) -> str:
+    """SiteContext.key of the site with this blog_id."""
+    return f"blog{blog_id}"
+
+
+def blog_id_of_site(settings: Settings, blog: Blog | None) -> int:
     """The site's blog_id: its network row's, else what its table prefix says (`wp_2_`)."""
     if blog is not None:
         return blog.blog_id
