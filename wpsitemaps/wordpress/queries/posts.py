@@ -6,6 +6,7 @@ one `IN (...)` query per kind, never one query per post.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from collections.abc import Sequence
@@ -23,6 +24,8 @@ from sqlalchemy import func
 from sqlalchemy import or_
 from sqlalchemy import select
 from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.visitors import InternalTraversal
+from sqlalchemy.types import Boolean
 
 from wpsitemaps.entries import PageBound
 from wpsitemaps.wordpress.dates import latest
@@ -238,11 +241,42 @@ def post_columns(t: WPTables, with_content: bool = True) -> list[Any]:
     return [*cols, p.c.post_content] if with_content else cols
 
 
+class HoldsMarker(ColumnElement[bool]):
+    """Whether a content column holds a CONTENT_MARKERS string (in any case)."""
+
+    inherit_cache = True
+    _traverse_internals = [("column", InternalTraversal.dp_clauseelement)]
+    type = Boolean()
+
+    def __init__(self, column: ColumnElement[Any]) -> None:
+        self.column = column
+
+
+@compiles(HoldsMarker)
+def _holds_marker_like(element: HoldsMarker, compiler: Any, **kw: Any) -> str:
+    # SQLite's LIKE ignores ASCII case; binary collations have "<IMG" listed as well.
+    like = or_(*(element.column.like(f"%{m}%") for m in CONTENT_MARKERS))
+    text: str = compiler.process(like, **kw)
+    return text
+
+
+@compiles(HoldsMarker, "mysql")
+@compiles(HoldsMarker, "mariadb")
+def _holds_marker_regexp(element: HoldsMarker, compiler: Any, **kw: Any) -> str:
+    # One PCRE pass instead of five collation-aware LIKE scans of each post_content: a
+    # 2,000-row page query at 100k posts 41-54 ms -> 31 ms, the same rows (issue #13).
+    text: str = compiler.process(element.column.regexp_match(MARKER_PATTERN), **kw)
+    return text
+
+
+MARKER_PATTERN = "(?i)" + "|".join(re.escape(m) for m in dict.fromkeys(
+    m.lower() for m in CONTENT_MARKERS))
+
+
 def marked_content(t: WPTables) -> ColumnElement[Any]:
     """post_content where it holds a CONTENT_MARKERS string, else '' (decided in SQL)."""
     c = t.posts.c.post_content
-    return case((or_(*(c.like(f"%{m}%") for m in CONTENT_MARKERS)), c),
-                else_="").label("post_content")
+    return case((HoldsMarker(c), c), else_="").label("post_content")
 
 
 def page_rows(conn: Connection, t: WPTables, where: ColumnElement[bool], first_id: int,
