@@ -42,6 +42,8 @@ def parse_wp_date(value: object) -> datetime | None:
 
 def utc(value: object) -> datetime | None:
     """Parse a *_gmt column as an aware UTC datetime (None for zero/invalid dates)."""
+    if isinstance(value, datetime):  # the driver's own (what parse_wp_date() keeps as is)
+        return value.replace(tzinfo=UTC)
     parsed = parse_wp_date(value)
     return parsed.replace(tzinfo=UTC) if parsed is not None else None
 
