@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC
 from datetime import datetime
-from datetime import tzinfo
 from typing import Any
 from urllib.parse import quote
 from urllib.parse import urlencode
@@ -59,7 +58,6 @@ from wpsitemaps.web.routes import xml_response
 from wpsitemaps.web.store import shared_values
 from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.dates import utc
-from wpsitemaps.wordpress.dates import wp_timezone
 from wpsitemaps.wordpress.queries import posts as qp
 from wpsitemaps.wordpress.site import SiteContext
 
@@ -132,11 +130,6 @@ def language_condition(conn: Connection, site: SiteContext, lang: Language,
     return None
 
 
-def site_zone(site: SiteContext) -> tzinfo:
-    """wp_timezone() of the site."""
-    return wp_timezone(site.options.timezone_string, site.options.gmt_offset)
-
-
 def plus_years(moment: datetime, years: int) -> datetime:
     """The same wall time `years` later (29 February becomes 28 February)."""
     try:
@@ -147,7 +140,7 @@ def plus_years(moment: datetime, years: int) -> datetime:
 
 def event_window(site: SiteContext, events: EventsConfig) -> tuple[str, str]:
     """[now, now + 2 years] as meta-value text in the meta's time zone (site local or UTC)."""
-    zone = site_zone(site) if events.start_meta_timezone == "site" else UTC
+    zone = site.options.zone if events.start_meta_timezone == "site" else UTC
     low, high = site.now, plus_years(site.now, EVENT_YEARS)
     fmt = "%Y-%m-%d %H:%M:%S"
     return low.astimezone(zone).strftime(fmt), high.astimezone(zone).strftime(fmt)

@@ -7,12 +7,14 @@ import hashlib
 import logging
 from dataclasses import dataclass
 from dataclasses import field
+from datetime import tzinfo
 from functools import cached_property
 from typing import Any
 
 from sqlalchemy import Connection
 
 from wpsitemaps.config import Settings
+from wpsitemaps.wordpress.dates import wp_timezone
 from wpsitemaps.wordpress.ids import parse_id
 from wpsitemaps.wordpress.phpdata import as_dict
 from wpsitemaps.wordpress.phpdata import unserialize
@@ -75,6 +77,12 @@ class SiteOptions:
         """A SHA-256 of every option read: the same in every process (a key of the values
         shared between workers), computed once per set of options, not per request."""
         return hashlib.sha256(repr(sorted(self.raw.items())).encode()).hexdigest()[:32]
+
+    @cached_property
+    def zone(self) -> tzinfo:
+        """wp_timezone(): timezone_string, else gmt_offset (an unknown zone name is logged
+        once per set of options, not per request)."""
+        return wp_timezone(self.timezone_string, self.gmt_offset)
 
     def public_content(self, content: str) -> str:
         """post_content with the stored (internal) home rewritten to the public home URL.

@@ -40,7 +40,6 @@ from wpsitemaps.wordpress.contenttypes import ContentType
 from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.dates import local_floor
 from wpsitemaps.wordpress.dates import utc
-from wpsitemaps.wordpress.dates import wp_timezone
 from wpsitemaps.wordpress.queries import fingerprint as qf
 from wpsitemaps.wordpress.queries import posts as qp
 from wpsitemaps.wordpress.site import SiteContext
@@ -279,9 +278,8 @@ class PostTypeProvider(TypeProvider):
                      if full else qf.page_keys(conn, t, where, bound.seen_to + 1, size))
             rows.update((int(r.ID), r) for r in above)
         if bound.seen_at is not None:
-            start, opts = bound.seen_at - PUBLISH_LAG, self.site.options
-            zone = wp_timezone(opts.timezone_string, opts.gmt_offset)
-            local_from = local_floor(zone, start, max(self.site.now, start))
+            start = bound.seen_at - PUBLISH_LAG
+            local_from = local_floor(self.site.options.zone, start, max(self.site.now, start))
             rows.update((int(r.ID), r) for r in qf.published_since(
                 conn, t, where, start, local_from, bound.first_key, size, full))
         return [rows[k] for k in sorted(rows)]
