@@ -102,7 +102,7 @@ class BoundsCache:
         hit = self._peek(key)
         if hit is not None and hit.expires > now and (not force or hit.life > self.ttl):
             return hit.value  # a refresh recomputes it, unless it is a slow value kept longer
-        peer = self.peer if shared_key is not None else None
+        peer = self.peer
         if peer is not None and shared_key is not None:
             newer = self._adopt(peer, key, shared_key, hit, now)
             if newer is not None and newer.expires > now:
@@ -111,11 +111,11 @@ class BoundsCache:
         if hit is not None and not force and self.on_stale is not None:
             self.on_stale()
             return hit.value
-        if peer is None or shared_key is None:
-            entry = self._computed(compute, time.time())
-            self._put(key, entry)
-            return entry.value
-        return self._compute_once(peer, key, shared_key, compute, hit, force)
+        if peer is not None and shared_key is not None:
+            return self._compute_once(peer, key, shared_key, compute, hit, force)
+        entry = self._computed(compute, time.time())
+        self._put(key, entry)
+        return entry.value
 
     def _computed(self, compute: Callable[[], Any], stamp: float) -> Entry:
         """compute() as an entry kept for cache_ttl, or SLOW_FACTOR times its duration."""
@@ -130,7 +130,8 @@ class BoundsCache:
         """Compute under the peer's lease, or wait for the worker holding it (a refresh
         waits as long as the lease lasts; a request at most `wait` seconds, then computes
         itself rather than keep a crawler waiting on a worker that may have died)."""
-        deadline = time.monotonic() + (LEASE if force else self.wait)
+        limit = LEASE if force else self.wait
+        deadline = time.monotonic() + limit
         while True:
             if peer.claim(shared_key):
                 try:
@@ -147,7 +148,7 @@ class BoundsCache:
             if newer is not None:
                 return newer.value
         log.warning("shared value %s: its lease holder gave nothing in %.0f s; computing it "
-                    "here", shared_key, self.wait)
+                    "here", shared_key, limit)
         entry = self._computed(compute, peer.clock())
         self._put(key, entry)
         return entry.value

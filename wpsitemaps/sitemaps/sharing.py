@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from wpsitemaps.entries import Alternate
@@ -57,8 +58,10 @@ class Shared:
     life: float = 0.0
 
 
+@lru_cache(maxsize=4096)
 def value_key(site_key: str, key: Any) -> str:
-    """The store key of a cached value (the same in every process: no hash())."""
+    """The store key of a cached value (the same in every process: no hash()); looked up on
+    every cache read, so remembered rather than hashed again."""
     digest = hashlib.sha256(repr((CODEC, key)).encode()).hexdigest()[:40]
     return f"{site_key}/v-{digest}"
 

@@ -83,9 +83,9 @@ class PageStore:
         self.clock = clock
         self.guard = Guard(backend)
 
-    def key(self, site: SiteContext, document: str) -> str:
+    def key(self, site_key: str, document: str) -> str:
         """'{namespace}/{site.key}/{document}' (docs/performance.md, "What is stored")."""
-        return f"{self.namespace}/{site.key}/{document}"
+        return f"{self.namespace}/{site_key}/{document}"
 
     def in_window(self, site_key: str, document: str) -> BaseResponse | None:
         """The stored XML answer (or 304) of a document rendered or revalidated less than
@@ -95,7 +95,7 @@ class PageStore:
         always for the browser view, whose parameters need the site)."""
         if self.window <= 0 or wants_html(request.headers):
             return None
-        key = f"{self.namespace}/{site_key}/{document}"
+        key = self.key(site_key, document)
         rec = self.attempt(self.backend.head, key)
         now = self.clock()
         if rec is None or now - rec.rendered_at >= self.ttl or now - rec.checked_at >= self.window:
@@ -128,7 +128,7 @@ class PageStore:
         `view` holds the browser view's stylesheet parameters (pager, clock: web/display.py);
         the stored HTML is per set of parameters, and a view with a clock is never stored.
         """
-        key = self.key(site, document)
+        key = self.key(site.key, document)
         params = dict(view or {})
         rec, fp = self.valid(key, fingerprint)
         if rec is not None:
