@@ -8,6 +8,7 @@ from sqlalchemy import ColumnElement
 from sqlalchemy import Connection
 from sqlalchemy import select
 
+from wpsitemaps.wordpress.queries.posts import post_columns
 from wpsitemaps.wordpress.schema import WPTables
 
 
@@ -18,9 +19,7 @@ def newest_local(conn: Connection, t: WPTables, where: ColumnElement[bool],
     ordering by post_date_gmt sorted every listed post (2.3 s a feed at 1,000,000 posts).
     The caller restores the order by post_date_gmt (sitemaps/feeds.py)."""
     p = t.posts
-    stmt = (select(p.c.ID, p.c.post_type, p.c.post_name, p.c.post_date, p.c.post_date_gmt,
-                   p.c.post_modified_gmt, p.c.post_parent, p.c.post_author, p.c.post_title,
-                   p.c.post_excerpt, p.c.post_content)
+    stmt = (select(*post_columns(t))
             .where(where).order_by(p.c.post_date.desc(), p.c.ID.desc()).limit(limit)
             .execution_options(paged=True))  # see wordpress.db._paged
     return list(conn.execute(stmt))

@@ -18,8 +18,7 @@ from sqlalchemy import select
 
 from wpsitemaps.wordpress.dates import sql_utc
 from wpsitemaps.wordpress.queries.posts import NoIndex
-from wpsitemaps.wordpress.queries.posts import marked_content
-from wpsitemaps.wordpress.queries.posts import post_columns
+from wpsitemaps.wordpress.queries.posts import marked_columns
 from wpsitemaps.wordpress.schema import WPTables
 
 
@@ -56,8 +55,7 @@ def published_since(conn: Connection, t: WPTables, where: ColumnElement[bool], s
     `post_date >= local_from` (dates.local_floor(): the site's zone, not the ±14 h any
     zone could be, so the range holds the posts of about two hours, not of thirteen)."""
     p = t.posts
-    columns = ([*post_columns(t, with_content=False), marked_content(t)] if full
-               else _columns(t))
+    columns = marked_columns(t) if full else _columns(t)
     stmt = (select(*columns)
             .where(where, p.c.ID >= first_id, p.c.post_date_gmt >= sql_utc(start),
                    p.c.post_date >= sql_utc(local_from))

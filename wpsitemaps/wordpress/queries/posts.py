@@ -279,6 +279,11 @@ def marked_content(t: WPTables) -> ColumnElement[Any]:
     return case((HoldsMarker(c), c), else_="").label("post_content")
 
 
+def marked_columns(t: WPTables) -> list[Any]:
+    """post_columns() with marked_content() for post_content (what a page reads)."""
+    return [*post_columns(t, with_content=False), marked_content(t)]
+
+
 def page_rows(conn: Connection, t: WPTables, where: ColumnElement[bool], first_id: int,
               limit: int, with_content: bool = True, before_id: int | None = None,
               marked_only: bool = False) -> list[Any]:
@@ -287,9 +292,10 @@ def page_rows(conn: Connection, t: WPTables, where: ColumnElement[bool], first_i
     marked_only: post_content only where marked_content() finds a marker, '' elsewhere.
     """
     p = t.posts
-    cols = post_columns(t, with_content=False)
-    if with_content:
-        cols.append(marked_content(t) if marked_only else p.c.post_content)
+    if with_content and marked_only:
+        cols = marked_columns(t)
+    else:
+        cols = post_columns(t, with_content=with_content)
     keys = [p.c.ID >= first_id] + ([p.c.ID < before_id] if before_id is not None else [])
     stmt = (select(*cols).where(where, *keys).order_by(p.c.ID).limit(limit)
             .with_hint(p, "FORCE INDEX (PRIMARY)", "mysql")
