@@ -14,10 +14,14 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from sqlalchemy import Connection
+from sqlalchemy import Engine
 
 from tests.support import wpdb
 from tests.support.builder import Site
 from wpsitemaps import create_app
+from wpsitemaps.config import load_settings
+from wpsitemaps.wordpress.db import make_engine
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 # The page store (issue #13) is on in tests unless WPSITEMAPS_TEST_STORE=off; .ci/run runs
@@ -95,29 +99,52 @@ def peer_app(peer_url: str) -> Flask:
 
 
 @pytest.fixture
-def make_app(tmp_path: Path) -> Iterator[Callable[..., Flask]]:
-    """Factory: write a builder Site to SQLite (or MariaDB) and return an app serving it.
-
-    MariaDB databases made here are dropped when the test ends.
-    """
+def write_site(tmp_path: Path) -> Iterator[Callable[[Site, str], str]]:
+    """Factory: write a builder Site to SQLite ("sqlite") or MariaDB ("mariadb") and return
+    its database URL. MariaDB databases made here are dropped when the test ends."""
     counter = iter(range(1000))
     made: list[str] = []
 
-    def factory(site: Site, backend: str = "sqlite", **config: Any) -> Flask:
+    def factory(site: Site, backend: str = "sqlite") -> str:
         n = next(counter)
         if backend == "mariadb":
             require_mariadb()
-            url = site.write_mariadb(f"t{n}")
             made.append(wpdb.mariadb_name(f"t{n}"))
-        else:
-            url = site.write_sqlite(tmp_path / f"site{n}.sqlite")
-        settings = {"TESTING": True, "DATABASE_URL": url, "TABLE_PREFIX": site.prefix,
-                    "NOW": "option:test_now", **config}
-        return create_app(settings)
+            return site.write_mariadb(f"t{n}")
+        return site.write_sqlite(tmp_path / f"site{n}.sqlite")
 
     yield factory
     for name in made:
         wpdb.drop_mariadb(name)
+
+
+@pytest.fixture
+def make_app(write_site: Callable[[Site, str], str]) -> Callable[..., Flask]:
+    """Factory: write a builder Site (write_site) and return an app serving it."""
+    def factory(site: Site, backend: str = "sqlite", **config: Any) -> Flask:
+        settings = {"TESTING": True, "DATABASE_URL": write_site(site, backend),
+                    "TABLE_PREFIX": site.prefix, "NOW": "option:test_now", **config}
+        return create_app(settings)
+
+    return factory
+
+
+@pytest.fixture
+def site_conn(write_site: Callable[[Site, str], str]) -> Iterator[Callable[..., Connection]]:
+    """Factory: write a builder Site (write_site) and return a connection to it, as the app
+    makes them (queries tested without an app)."""
+    opened: list[tuple[Engine, Connection]] = []
+
+    def factory(site: Site, backend: str = "sqlite") -> Connection:
+        engine = make_engine(load_settings({"DATABASE_URL": write_site(site, backend)},
+                                           environ={}))
+        opened.append((engine, engine.connect()))
+        return opened[-1][1]
+
+    yield factory
+    for engine, conn in opened:  # closed before write_site drops the database
+        conn.close()
+        engine.dispose()
 
 
 @pytest.fixture

@@ -3,17 +3,12 @@ and MariaDB (one REGEXP): the same rows, whatever the case of the markers (issue
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from sqlalchemy import Connection
 
-from tests.conftest import require_mariadb
-from tests.support import wpdb
 from tests.support.builder import Site
-from wpsitemaps.config import load_settings
-from wpsitemaps.wordpress.db import make_engine
 from wpsitemaps.wordpress.queries import posts as qp
 from wpsitemaps.wordpress.schema import build_tables
 
@@ -27,23 +22,13 @@ CONTENTS = {
 MARKED = {"lower", "upper", "mixed", "shortcode", "block", "paged"}
 
 
-@pytest.fixture(params=["sqlite", "mariadb"])
-def conn(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Connection]:
+@pytest.fixture(params=["sqlite", pytest.param("mariadb", marks=pytest.mark.mariadb)])
+def conn(request: pytest.FixtureRequest, site_conn: Callable[..., Connection]) -> Connection:
     """One post per content on each database."""
     site = Site()
     for name, content in CONTENTS.items():
         site.post(name, name=name, content=content)
-    if request.param == "mariadb":
-        require_mariadb()
-        url, name = site.write_mariadb("marked"), wpdb.mariadb_name("marked")
-    else:
-        url, name = site.write_sqlite(tmp_path / "site.sqlite"), ""
-    engine = make_engine(load_settings({"DATABASE_URL": url}, environ={}))
-    with engine.connect() as connection:
-        yield connection
-    engine.dispose()
-    if name:
-        wpdb.drop_mariadb(name)
+    return site_conn(site, request.param)
 
 
 def test_content_is_read_only_for_marked_rows(conn: Connection) -> None:

@@ -3,20 +3,15 @@ is walked in ranges of IDs, each statement under the driver's read timeout)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
 from datetime import UTC
 from datetime import datetime
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from sqlalchemy import Connection
 
-from tests.conftest import require_mariadb
-from tests.support import wpdb
 from tests.support.builder import Site
-from wpsitemaps.config import load_settings
-from wpsitemaps.wordpress.db import make_engine
 from wpsitemaps.wordpress.queries import posts as qp
 from wpsitemaps.wordpress.schema import build_tables
 
@@ -36,21 +31,10 @@ def mixed_site() -> Site:
     return site
 
 
-@pytest.fixture(params=["sqlite", "mariadb"])
-def conn(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Connection]:
+@pytest.fixture(params=["sqlite", pytest.param("mariadb", marks=pytest.mark.mariadb)])
+def conn(request: pytest.FixtureRequest, site_conn: Callable[..., Connection]) -> Connection:
     """The mixed site on each database."""
-    site = mixed_site()
-    if request.param == "mariadb":
-        require_mariadb()
-        url, name = site.write_mariadb("ranges"), wpdb.mariadb_name("ranges")
-    else:
-        url, name = site.write_sqlite(tmp_path / "site.sqlite"), ""
-    engine = make_engine(load_settings({"DATABASE_URL": url}, environ={}))
-    with engine.connect() as connection:
-        yield connection
-    engine.dispose()
-    if name:
-        wpdb.drop_mariadb(name)
+    return site_conn(mixed_site(), request.param)
 
 
 @pytest.mark.parametrize("per_page,span", [(2, 1), (2, 3), (3, 5), (4, 100), (1000, 7)])
