@@ -22,7 +22,7 @@ from wpsitemaps.store.disk import DiskStore
 KILLED_WRITER = """
 import os, signal, sys
 from wpsitemaps import create_app
-from wpsitemaps.store import disk
+from wpsitemaps.store import files
 
 real_open = open
 
@@ -44,7 +44,7 @@ def dying_open(path, mode="r", *args, **kwargs):
         return HalfThenDie(fh)
     return fh
 
-disk.open = dying_open
+files.open = dying_open
 config = {"TESTING": True, "DATABASE_URL": sys.argv[1], "STORE": sys.argv[2], **CONFIG}
 create_app(config).test_client().get("/post-sitemap.xml")
 print("not killed")

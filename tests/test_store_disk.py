@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from wpsitemaps.config import ConfigError
 from wpsitemaps.config import load_settings
+from wpsitemaps.store.base import MAX_BODY
 from wpsitemaps.store.base import Record
+from wpsitemaps.store.base import StoreError
 from wpsitemaps.store.base import namespace
 from wpsitemaps.store.disk import DiskStore
 
@@ -88,3 +92,39 @@ def test_default_store_is_the_users_cache(tmp_path: Path) -> None:
     settings = load_settings({"DATABASE_URL": "sqlite:///x"},
                              environ={"XDG_CACHE_HOME": str(tmp_path)})
     assert settings.store == str(tmp_path / "wpsitemaps" / "pages")
+
+
+def test_file_larger_than_any_record_is_not_read(tmp_path: Path) -> None:
+    """A file longer than any record holds (MAX_BODY) is a miss: get() does not read it,
+    however well formed it is."""
+    store = DiskStore(str(tmp_path), max_bytes=10**9)
+    body = bytes(MAX_BODY + 1)
+    (tmp_path / "ns" / "blog1").mkdir(parents=True)
+    (tmp_path / "ns" / "blog1" / "huge.xml").write_bytes(record().head_bytes(body) + body)
+    assert store.get("ns/blog1/huge.xml") is None
+
+
+def test_body_larger_than_any_record_is_not_stored(tmp_path: Path) -> None:
+    """put() leaves out a body it could not read back."""
+    store = DiskStore(str(tmp_path), max_bytes=10**9)
+    store.put("ns/blog1/huge.xml", record(), bytes(MAX_BODY + 1))
+    assert not (tmp_path / "ns" / "blog1" / "huge.xml").exists()
+
+
+def test_linked_directory_fails_naming_the_link(tmp_path: Path) -> None:
+    """A link where a directory of the store should be makes every call fail with a message
+    naming it (never followed), and leaves no descriptor open."""
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "pages" / "ns").mkdir(parents=True)
+    (tmp_path / "pages" / "ns" / "blog1").symlink_to(tmp_path / "elsewhere")
+    store = DiskStore(str(tmp_path / "pages"), max_bytes=10**6)
+    key = "ns/blog1/a.xml"
+    calls: list[Callable[[], object]] = [
+        lambda: store.head(key), lambda: store.get(key),
+        lambda: store.put(key, record(), b"<urlset/>"), lambda: store.touch(key, 1.0)]
+    open_before = len(os.listdir("/proc/self/fd"))
+    for call in calls:
+        with pytest.raises(StoreError, match=r"pages/ns/blog1 is a link or a file"):
+            call()
+    assert len(os.listdir("/proc/self/fd")) == open_before
+    assert list((tmp_path / "elsewhere").iterdir()) == []

@@ -19,6 +19,14 @@ from wpsitemaps.config import Settings
 
 log = logging.getLogger(__name__)
 MAGIC = b"WPSM1 "
+HEAD_LIMIT = 4096  # bytes of the header line (a fingerprint, an ETag, dates: ~300)
+# The largest body a record holds, so every read has a bound (HEAD_LIMIT + MAX_BODY). A
+# sitemap may be at most 50 MB (52,428,800 bytes) uncompressed (the sitemaps.org and Google
+# limit): no page a search engine takes is larger, its gzip twin is smaller, the shared
+# values (page bounds, term and author lists) are far smaller on every site measured. A
+# larger body (the browser view of a page near the limit) is not stored but rendered every
+# time, so a larger record is not one the store wrote and is never read.
+MAX_BODY = 52_428_800
 BACKOFF = 5.0  # seconds a failed store is left alone (an outage costs no timeouts)
 T = TypeVar("T")
 
@@ -71,8 +79,10 @@ def record_from(meta: dict[str, Any], body: bytes | None, checked_at: float) -> 
 
 
 def body_ok(meta: dict[str, Any], body: bytes) -> bool:
-    """Whether body is exactly the one the header describes (never serve a torn write)."""
-    return bool(len(body) == meta["len"] and hashlib.sha256(body).hexdigest() == meta["sha"])
+    """Whether body is exactly the one the header describes (never serve a torn write),
+    and no larger than any the store writes."""
+    return bool(len(body) == meta["len"] <= MAX_BODY
+                and hashlib.sha256(body).hexdigest() == meta["sha"])
 
 
 class Store(Protocol):

@@ -9,13 +9,21 @@ and a read always loads and unpickles the whole value, where a conditional reque
 needs the header. Here a file is a one-line JSON header (fingerprint, ETag, dates, length and
 SHA-256 of the body) followed by the bytes served.
 
+What is read: only what the store writes (store.files): regular files, no larger than a
+record can be, opened without following a link and without blocking on a FIFO, in
+directories opened from the root without following a link. Anything else at a key is a
+miss (the page is rendered and the write replaces it); a link where a directory should be
+is a store failure (never followed, never written through); so is every OSError, so a full
+or read-only disk costs the store, never an answer.
+
 Crash safety: a document is written to a temporary file in the same directory and renamed
 over the old one (rename is atomic on POSIX), so readers see the old or the new file, never
 a part. A file damaged below us (power loss before the data reached the disk) fails the
 length/SHA-256 check and is treated as missing. Temporary files left by a killed worker are
 removed by the next sweep. The size bound is kept by sweeps (every SWEEP_EVERY writes of a
 worker): when the directory holds more than `max_bytes`, the least recently revalidated
-files go first (their mtime is the time of their last revalidation).
+files go first (their mtime is the time of their last revalidation); a sweep counts and
+removes regular files only, and never follows a link.
 """
 
 from __future__ import annotations
@@ -25,8 +33,14 @@ import os
 import re
 import secrets
 import time
+from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+from wpsitemaps.store import files
+from wpsitemaps.store.base import HEAD_LIMIT
+from wpsitemaps.store.base import MAX_BODY
 from wpsitemaps.store.base import Record
 from wpsitemaps.store.base import StoreError
 from wpsitemaps.store.base import body_ok
@@ -38,7 +52,6 @@ SEGMENT_RE = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,199}")
 TMP_SUFFIX = ".tmp"
 SWEEP_EVERY = 64
 ORPHAN_AGE = 300.0  # seconds after which a temporary file is a killed writer's leftover
-HEAD_LIMIT = 4096
 
 
 class DiskStore:
@@ -63,61 +76,49 @@ class DiskStore:
 
     def head(self, key: str) -> Record | None:
         """The header of a stored document and its last revalidation time (mtime)."""
-        try:
-            with open(self.path(key), "rb") as fh:
-                meta = parse_head(fh.readline(HEAD_LIMIT))
-                checked = os.fstat(fh.fileno()).st_mtime
-        except FileNotFoundError:
+        found = self._read(key, files.read, HEAD_LIMIT)
+        if found is None:
             return None
-        except OSError as exc:
-            raise StoreError(f"cannot read {self.root}: {exc.strerror}") from exc
+        data, checked = found
+        line, sep, _ = data.partition(b"\n")
+        meta = parse_head(line + sep)
         return record_from(meta, None, checked) if meta else None
 
     def get(self, key: str) -> Record | None:
         """The whole document, verified against its header; a damaged file is removed."""
-        path = self.path(key)
-        try:
-            with open(path, "rb") as fh:
-                data = fh.read()
-                checked = os.fstat(fh.fileno()).st_mtime
-        except FileNotFoundError:
+        found = self._read(key, files.read_whole, HEAD_LIMIT + MAX_BODY)
+        if found is None:
             return None
-        except OSError as exc:
-            raise StoreError(f"cannot read {self.root}: {exc.strerror}") from exc
+        data, checked = found
         head, sep, body = data.partition(b"\n")
         meta = parse_head(head + sep)
         if meta is None or not body_ok(meta, body):
             log.warning("store: %s is damaged; it is rendered again", key)
-            path.unlink(missing_ok=True)
+            self._remove(key)
             return None
         return record_from(meta, body, checked)
 
     def put(self, key: str, record: Record, body: bytes) -> None:
         """Write to a temporary file beside the target, then rename it over the target."""
-        path = self.path(key)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}{TMP_SUFFIX}")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with open(tmp, "wb") as fh:
-                fh.write(record.head_bytes(body))
-                fh.write(body)
-            os.utime(tmp, (record.rendered_at, record.rendered_at))
-            os.replace(tmp, path)
-        except OSError as exc:
-            tmp.unlink(missing_ok=True)
-            raise StoreError(f"cannot write {self.root}: {exc.strerror}") from exc
+        if len(body) > MAX_BODY:
+            log.info("store: %s is %d bytes, more than a record holds: not stored", key,
+                     len(body))
+            return
+        where, name = self._split(key)
+        tmp = f".{name}.{os.getpid()}.{secrets.token_hex(4)}{TMP_SUFFIX}"
+        with self._failing("write"), files.folder(self.root, where, create=True) as fd:
+            assert fd is not None  # made when missing
+            files.write(fd, name, tmp, (record.head_bytes(body), body), record.rendered_at)
         self._writes += 1
         if self._writes % SWEEP_EVERY == 1:
             self.sweep()
 
     def touch(self, key: str, when: float) -> None:
         """Record a revalidation in the file's mtime (shared by every worker)."""
-        try:
-            os.utime(self.path(key), (when, when))
-        except FileNotFoundError:
-            pass
-        except OSError as exc:
-            raise StoreError(f"cannot write {self.root}: {exc.strerror}") from exc
+        where, name = self._split(key)
+        with self._failing("write"), files.folder(self.root, where, create=False) as fd:
+            if fd is not None:
+                files.touch(fd, name, when)
 
     def claim(self, key: str, seconds: float) -> bool:
         """Create the lease file exclusively (O_EXCL: one creator wins, on every POSIX file
@@ -172,45 +173,68 @@ class DiskStore:
         try:
             self.put(probe, record, b"probe")
             ok = self.get(probe)
-            self.path(probe).unlink(missing_ok=True)
-        except (StoreError, OSError) as exc:
+            self._remove(probe)
+        except StoreError as exc:
             raise StoreError(f"{self.root} is not usable: {exc}") from None
         if ok is None or ok.body != b"probe":
             raise StoreError(f"{self.root} does not give back what was written")
 
     def sweep(self) -> None:
         """Remove killed writers' temporary files, then the least recently revalidated
-        documents while the directory is over its bound."""
-        files: list[tuple[float, int, str]] = []
+        documents while the directory is over its bound (regular files only: links, and
+        what they point to, are never followed nor removed)."""
+        found: list[tuple[float, int, tuple[str, ...], str]] = []
         total = 0
         now = time.time()
-        for folder, _dirs, names in os.walk(self.root):
-            for name in names:
-                full = os.path.join(folder, name)
-                try:
-                    st = os.stat(full)
-                except OSError:
-                    continue
+        with self._failing("sweep"):
+            for where, name, st in files.regular_files(self.root):
                 if name.endswith(TMP_SUFFIX):
                     if now - st.st_mtime > ORPHAN_AGE:
-                        _remove(full)
+                        self._remove_at(where, name)
                     continue
                 total += st.st_size
-                files.append((st.st_mtime, st.st_size, full))
-        if total <= self.max_bytes:
-            return
-        target = self.max_bytes * 0.8
-        for _mtime, size, full in sorted(files):
-            if total <= target:
-                break
-            _remove(full)
-            total -= size
+                found.append((st.st_mtime, st.st_size, where, name))
+            if total <= self.max_bytes:
+                return
+            target = self.max_bytes * 0.8
+            for _mtime, size, where, name in sorted(found):
+                if total <= target:
+                    break
+                self._remove_at(where, name)
+                total -= size
         log.info("store: swept %s down to %d bytes", self.root, total)
 
+    def _split(self, key: str) -> tuple[tuple[str, ...], str]:
+        """The folder segments and file name of a key (checked as path() checks them)."""
+        self.path(key)
+        *where, name = key.split("/")
+        return tuple(where), name
 
-def _remove(path: str) -> None:
-    """Remove a file another worker may have removed already."""
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
+    def _read(self, key: str, reader: Callable[[int, str, int], tuple[bytes, float] | None],
+              limit: int) -> tuple[bytes, float] | None:
+        """reader(folder, name, limit) on the key's file: None when it is missing, or when
+        it is not a file the store wrote (logged: it is rendered again and replaced)."""
+        where, name = self._split(key)
+        try:
+            with self._failing("read"), files.folder(self.root, where, create=False) as fd:
+                return None if fd is None else reader(fd, name, limit)
+        except files.Refused as exc:
+            log.warning("store: %s is %s; not read, rendered again", key, exc)
+            return None
+
+    def _remove(self, key: str) -> None:
+        self._remove_at(*self._split(key))
+
+    def _remove_at(self, where: tuple[str, ...], name: str) -> None:
+        with self._failing("write"), files.folder(self.root, where, create=False) as fd:
+            if fd is not None:
+                files.remove(fd, name)
+
+    @contextmanager
+    def _failing(self, verb: str) -> Iterator[None]:
+        """Every OSError of the store is a store failure: the page is served without it
+        (web.store), never a 500."""
+        try:
+            yield
+        except OSError as exc:
+            raise StoreError(f"cannot {verb} {self.root}: {exc.strerror or exc}") from exc
