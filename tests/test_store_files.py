@@ -1,7 +1,7 @@
 """The directory store reads only what it wrote (issue #22).
 
-A FIFO or a link to /dev/zero where a record was, a link to a directory elsewhere: none of
-them costs an answer, a worker, memory, or a byte outside the
+A read-only directory, a FIFO or a link to /dev/zero where a record was, a link to a
+directory elsewhere: none of them costs an answer, a worker, memory, or a byte outside the
 store. The cases that hang or exhaust a worker on failure run against a real server
 (tests/support/served.py), so a failure is a timeout or a 500, not a hung test run.
 """
@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import gzip
 import os
+import shutil
+import subprocess
+import time
 from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -19,8 +24,10 @@ from flask import Flask
 from tests.support.builder import Site
 from tests.support.data import small_site
 from tests.support.served import Answer
+from tests.support.served import Served
 from tests.support.served import serve
 from wpsitemaps import create_app
+from wpsitemaps.store.base import BACKOFF
 from wpsitemaps.store.base import Record
 from wpsitemaps.store.disk import DiskStore
 
@@ -72,6 +79,87 @@ def record_file(store: Path, pattern: str) -> Path:
     found = sorted((store / "ns" / "blog1").glob(pattern))
     assert len(found) == 1, found
     return found[0]
+
+
+def can_remount() -> bool:
+    """Whether this process may make a private read-only bind mount (root with
+    CAP_SYS_ADMIN: then a read-only directory is a read-only file system, as root ignores
+    directory permissions)."""
+    if os.geteuid() != 0 or not (shutil.which("unshare") and shutil.which("nsenter")):
+        return False
+    return subprocess.run(["unshare", "--mount", "true"], capture_output=True,
+                          check=False).returncode == 0
+
+
+def make_read_only(srv: Served, store: Path, remount: bool) -> None:
+    """Make the store read-only for the server: remount its private bind mount read-only
+    (root), or take the write permission away (any other user)."""
+    if remount:
+        subprocess.run(["nsenter", "-t", str(srv.proc.pid), "-m", "mount", "-o",
+                        "remount,bind,ro", str(store)], check=True)
+        return
+    for folder, _dirs, _files in os.walk(store):
+        os.chmod(folder, 0o555)
+
+
+@contextmanager
+def read_only_server(url: str, tmp_path: Path) -> Iterator[Served]:
+    """A served site whose store turns read-only (a file system remounted read-only after
+    disk errors) once two pages are stored and one of them is damaged."""
+    store = tmp_path / "pages"
+    store.mkdir()
+    remount = can_remount()
+    if os.geteuid() == 0 and not remount:
+        pytest.skip("root without CAP_SYS_ADMIN can make no directory read-only")
+    wrap = (["unshare", "--mount", "--propagation", "private", "sh", "-c",
+             'mount --bind "$0" "$0" && exec "$@"', str(store)] if remount else [])
+    with serve(server_env(url, store), tmp_path / "server.log", wrap=wrap) as srv:
+        srv.get("/post-sitemap.xml")
+        srv.get("/page-sitemap.xml")
+        # A damaged record the read-only store cannot remove, and pages never stored.
+        damaged = record_file(store, "post-sitemap.xml")
+        damaged.write_bytes(damaged.read_bytes()[:-10])
+        make_read_only(srv, store, remount)
+        yield srv
+
+
+def wrong_answers(srv: Served, expected: dict[tuple[str, str], bytes],
+                  seconds: float) -> list[tuple[str, str, int]]:
+    """Every document in every variant, again and again for `seconds`: those not answered
+    200 with the expected bytes."""
+    wrong: list[tuple[str, str, int]] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for (path, name), body in expected.items():
+            answer = srv.get(path, VARIANTS[name], timeout=10)
+            if answer.status != 200 or content(answer) != body:
+                wrong.append((path, name, answer.status))
+    return wrong
+
+
+def fresh_documents(url: str) -> dict[tuple[str, str], bytes]:
+    """Every document of PATHS in every variant, as a store-less app renders it."""
+    return {(path, name): fresh(url, path, headers)
+            for path in PATHS for name, headers in VARIANTS.items()}
+
+
+def test_read_only_store_costs_no_answer(site_url: str, tmp_path: Path) -> None:
+    """A store that turns read-only under requests costs no answer: for longer than the
+    store's back-off, every document in every variant is 200 with a fresh render's bytes."""
+    expected = fresh_documents(site_url)
+    with read_only_server(site_url, tmp_path) as srv:
+        assert wrong_answers(srv, expected, BACKOFF + 1) == []
+        assert srv.errors_logged() == []
+
+
+def test_workers_start_while_the_store_is_read_only(site_url: str, tmp_path: Path) -> None:
+    """Workers started while the store is read-only (a graceful reload: SIGHUP, as
+    logrotate sends) serve every document instead of exiting at their store check."""
+    expected = fresh_documents(site_url)
+    with read_only_server(site_url, tmp_path) as srv:
+        assert srv.reload(), "no worker answered within 60 s of the reload"
+        assert wrong_answers(srv, expected, 2) == []
+        assert srv.errors_logged() == []
 
 
 @pytest.mark.parametrize(("record", "variant"), [

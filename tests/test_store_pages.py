@@ -14,7 +14,6 @@ from tests.support.sitemaps import assert_valid
 from tests.support.storeclock import store_of
 from tests.support.storeclock import with_clock
 from wpsitemaps import create_app
-from wpsitemaps.config import ConfigError
 from wpsitemaps.web import routes
 
 PATHS = ["/sitemap_index.xml", "/post-sitemap.xml", "/page-sitemap.xml", "/event-sitemap.xml",
@@ -166,12 +165,18 @@ def test_window_leaves_the_browser_view_to_the_site(peer_sqlite_url: str,
         assert pages.in_window("blog1", "post-sitemap.xml") is None
 
 
-def test_unusable_directory_fails_at_start_up(peer_sqlite_url: str, tmp_path: Path) -> None:
-    """A store directory that cannot be created stops start-up with one line."""
+def test_worker_with_an_unusable_directory_serves_without_it(peer_sqlite_url: str,
+                                                             tmp_path: Path) -> None:
+    """An app (a gunicorn worker) made while its store directory cannot be created serves
+    every page without it; stopping start-up is `wpsitemaps serve`'s job (below)."""
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
-    with pytest.raises(ConfigError, match=r"^WPSITEMAPS_STORE: .*not usable"):
-        peer(peer_sqlite_url, str(blocker / "pages"))
+    app = peer(peer_sqlite_url, str(blocker / "pages"))
+    fresh = peer(peer_sqlite_url, "off").test_client()
+    for path in PATHS:
+        resp = app.test_client().get(path)
+        assert resp.status_code == 200
+        assert resp.data == fresh.get(path).data
 
 
 def test_store_off_needs_no_directory(peer_sqlite_url: str) -> None:

@@ -26,7 +26,9 @@ from tests.support.storeclock import store_of
 from tests.support.tcpproxy import TcpProxy
 from wpsitemaps import create_app
 from wpsitemaps.config import ConfigError
+from wpsitemaps.config import load_settings
 from wpsitemaps.store.base import Record
+from wpsitemaps.store.base import open_store
 from wpsitemaps.store.redis import RedisStore
 
 REDIS_PORT = 6379
@@ -162,11 +164,25 @@ def test_store_comes_back_after_an_outage(space: str, peer_sqlite_url: str) -> N
 
 
 def test_unreachable_redis_fails_at_start_up(space: str, peer_sqlite_url: str) -> None:
-    """Start-up with Redis unreachable stops with one line naming the setting."""
+    """`wpsitemaps serve` with Redis unreachable stops with one line naming the setting."""
     with TcpProxy("127.0.0.1", REDIS_PORT) as proxy:
         proxy.down()
+        settings = load_settings({"DATABASE_URL": peer_sqlite_url, "STORE_NAMESPACE": space,
+                                  "STORE": f"redis://127.0.0.1:{proxy.port}/0"}, environ={})
         with pytest.raises(ConfigError, match=r"^WPSITEMAPS_STORE: redis 127\.0\.0\.1:"):
-            redis_app(f"redis://127.0.0.1:{proxy.port}/0", peer_sqlite_url, space)
+            open_store(settings)  # what `wpsitemaps serve` checks before gunicorn starts
+
+
+def test_worker_started_while_redis_is_down_serves(space: str, peer_sqlite_url: str) -> None:
+    """A worker started while Redis is unreachable (a reload during an outage) serves every
+    page without the store, as running workers do, instead of exiting."""
+    with TcpProxy("127.0.0.1", REDIS_PORT) as proxy:
+        proxy.down()
+        app = redis_app(f"redis://127.0.0.1:{proxy.port}/0", peer_sqlite_url, space)
+        for path in ("/post-sitemap.xml", "/sitemap_index.xml"):
+            resp = app.test_client().get(path)
+            assert resp.status_code == 200
+            assert_valid(resp.data)
 
 
 def _refuse(*_args: Any, **_kwargs: Any) -> Any:

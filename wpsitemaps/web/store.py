@@ -249,13 +249,18 @@ def page_store() -> PageStore | None:
 
 
 def init_app(app: Flask, settings: Settings) -> None:
-    """Open and check the configured store (ConfigError, one line, when unusable)."""
+    """Open the configured store and check it like any other call into it."""
     if settings.cache_ttl <= 0:
         return  # nothing could be served again: no store
-    backend = open_store(settings)
+    backend = open_store(settings, check=False)
     if backend is None:
         return
     store = PageStore(backend, namespace(settings), settings.cache_ttl, settings.store_window)
+    # `wpsitemaps serve` stops with one line when the store is unusable at start-up. A
+    # worker starting later (a reload, a replaced worker) while the store fails (a disk
+    # remounted read-only, Redis down) must serve without it, as running workers do: exiting
+    # there would take every worker down at the next reload.
+    store.attempt(backend.check)
     app.extensions[STORE] = store
     # The per-refresh values (page bounds, term and author lists) are shared through the
     # same store: one worker computes them, the others read (sitemaps.sharing).
