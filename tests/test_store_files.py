@@ -9,6 +9,7 @@ store. The cases that hang or exhaust a worker on failure run against a real ser
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import shutil
 import subprocess
@@ -258,3 +259,24 @@ def test_sweep_never_deletes_outside_the_store(tmp_path: Path) -> None:
     assert (tmp_path / "pages" / "ns" / "linked").is_symlink()
     assert (tmp_path / "pages" / "ns" / "blog1" / "a.xml").is_symlink()
     assert not any((tmp_path / "pages" / "ns" / "blog1").glob("p*.xml"))
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("rendered", "abc"), ("rendered", None), ("rendered", [1]), ("rendered", 1e400),
+    ("rendered", True), ("lastmod", 5), ("lastmod", "not-a-date"),
+    ("lastmod", "2026-01-01T00:00:00"), ("len", "x"), ("fp", None), ("etag", 7)])
+def test_header_of_the_wrong_shape_is_a_miss(site_url: str, tmp_path: Path, field: str,
+                                             value: object) -> None:
+    """A stored header whose field has a value the store never writes (a number as text,
+    a date that is none, a date without its offset) is a miss: the page is a fresh render."""
+    store = tmp_path / "pages"
+    client = app_for(site_url, store).test_client()
+    client.get("/post-sitemap.xml")
+    target = record_file(store, "post-sitemap.xml")
+    head, _, body = target.read_bytes().partition(b"\n")
+    meta = json.loads(head.removeprefix(b"WPSM1 "))
+    meta[field] = value
+    target.write_bytes(b"WPSM1 " + json.dumps(meta).encode() + b"\n" + body)
+    resp = client.get("/post-sitemap.xml")
+    assert resp.status_code == 200
+    assert resp.data == fresh(site_url, "/post-sitemap.xml", {})

@@ -185,5 +185,17 @@ def test_worker_started_while_redis_is_down_serves(space: str, peer_sqlite_url: 
             assert_valid(resp.data)
 
 
+def test_revalidation_time_that_is_no_number_is_no_500(space: str,
+                                                       peer_sqlite_url: str) -> None:
+    """A record whose `checked` field is not a number is taken as never revalidated: the
+    page is served (revalidated), never a 500."""
+    client = redis_app(f"redis://127.0.0.1:{REDIS_PORT}/0", peer_sqlite_url, space).test_client()
+    first = client.get("/post-sitemap.xml").data
+    redis.Redis(port=REDIS_PORT).hset(f"{space}/blog1/post-sitemap.xml", "checked", "soon")
+    resp = client.get("/post-sitemap.xml")
+    assert resp.status_code == 200
+    assert resp.data == first
+
+
 def _refuse(*_args: Any, **_kwargs: Any) -> Any:
     raise AssertionError("must not be called")

@@ -5,9 +5,11 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from typing import Protocol
 from typing import TypeVar
@@ -27,6 +29,9 @@ HEAD_LIMIT = 4096  # bytes of the header line (a fingerprint, an ETag, dates: ~3
 # larger body (the browser view of a page near the limit) is not stored but rendered every
 # time, so a larger record is not one the store wrote and is never read.
 MAX_BODY = 52_428_800
+# The header's fields and their JSON types ("lastmod" is an ISO date or null).
+HEAD_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "fp": str, "etag": str, "rendered": (int, float), "len": int, "sha": str}
 BACKOFF = 5.0  # seconds a failed store is left alone (an outage costs no timeouts)
 T = TypeVar("T")
 
@@ -61,15 +66,39 @@ class Record:
 
 
 def parse_head(line: bytes) -> dict[str, Any] | None:
-    """The header dict of a stored document, or None when the line is not one of ours."""
+    """The header dict of a stored document, or None when the line is not one head_bytes()
+    writes: whatever else is there is a miss (rendered again), never a 500."""
     if not line.startswith(MAGIC) or not line.endswith(b"\n"):
         return None
     try:
         meta = json.loads(line[len(MAGIC):])
     except ValueError:
         return None
-    keys = ("fp", "etag", "rendered", "lastmod", "len", "sha")
-    return meta if isinstance(meta, dict) and all(k in meta for k in keys) else None
+    return meta if isinstance(meta, dict) and _well_formed(meta) else None
+
+
+def _well_formed(meta: dict[str, Any]) -> bool:
+    """Every field of the type head_bytes() writes (a finite render time, an ISO lastmod)."""
+    for key, kind in HEAD_FIELDS.items():
+        if not isinstance(meta.get(key), kind) or isinstance(meta[key], bool):
+            return False
+    lastmod = meta.get("lastmod", False)
+    try:
+        rendered = float(meta["rendered"])
+        if lastmod is not None:
+            datetime.fromisoformat(lastmod)
+    except (OverflowError, ValueError, TypeError):
+        return False
+    return math.isfinite(rendered)
+
+
+def stamp(raw: Any) -> float:
+    """A stored time in seconds (Redis `checked`), 0.0 (long ago) when it is not one."""
+    try:
+        value = float(raw or 0)
+    except (OverflowError, ValueError, TypeError):
+        return 0.0
+    return value if math.isfinite(value) else 0.0
 
 
 def record_from(meta: dict[str, Any], body: bytes | None, checked_at: float) -> Record:

@@ -27,6 +27,7 @@ from wpsitemaps.store.base import StoreError
 from wpsitemaps.store.base import body_ok
 from wpsitemaps.store.base import parse_head
 from wpsitemaps.store.base import record_from
+from wpsitemaps.store.base import stamp
 
 TIMEOUT = 0.5  # seconds: a page rendered without the store beats a page waiting for Redis
 # HSET 'checked' only on an existing record (a touch must not create a record without body).
@@ -69,7 +70,7 @@ class RedisStore:
         """HMGET of the header and the revalidation time."""
         head, checked = self._call(self.client.hmget, key, "head", "checked")
         meta = parse_head(head) if head else None
-        return record_from(meta, None, float(checked or 0)) if meta else None
+        return record_from(meta, None, stamp(checked)) if meta else None
 
     def get(self, key: str) -> Record | None:
         """The whole record, verified against its header."""
@@ -77,7 +78,7 @@ class RedisStore:
         meta = parse_head(head) if head else None
         if meta is None or body is None or not body_ok(meta, body):
             return None
-        return record_from(meta, bytes(body), float(checked or 0))
+        return record_from(meta, bytes(body), stamp(checked))
 
     def put(self, key: str, record: Record, body: bytes) -> None:
         """Replace the record in one transaction, with its expiry."""
