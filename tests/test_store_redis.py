@@ -27,6 +27,7 @@ from tests.support.tcpproxy import TcpProxy
 from wpsitemaps import create_app
 from wpsitemaps.config import ConfigError
 from wpsitemaps.config import load_settings
+from wpsitemaps.store.base import MAX_BODY
 from wpsitemaps.store.base import Record
 from wpsitemaps.store.base import open_store
 from wpsitemaps.store.redis import RedisStore
@@ -195,6 +196,18 @@ def test_revalidation_time_that_is_no_number_is_no_500(space: str,
     resp = client.get("/post-sitemap.xml")
     assert resp.status_code == 200
     assert resp.data == first
+
+
+def test_record_larger_than_any_stored_is_not_read(space: str) -> None:
+    """A hash whose body is longer than any record holds (MAX_BODY) is a miss: get() does not
+    read it, however well formed it is."""
+    store = RedisStore(f"redis://127.0.0.1:{REDIS_PORT}/0", ttl=60)
+    body = bytes(MAX_BODY + 1)
+    key = f"{space}/blog1/huge.xml"
+    record = Record("fp", "tag", time.time(), None)
+    redis.Redis(port=REDIS_PORT).hset(key, mapping={"head": record.head_bytes(body),
+                                                    "body": body, "checked": "0"})
+    assert store.get(key) is None
 
 
 def _refuse(*_args: Any, **_kwargs: Any) -> Any:

@@ -15,6 +15,7 @@ short: when Redis is slow or down, pages are rendered without the store (web.sto
 
 from __future__ import annotations
 
+import logging
 import secrets
 import time
 from typing import Any
@@ -22,6 +23,8 @@ from typing import Any
 import redis
 from redis.exceptions import RedisError
 
+from wpsitemaps.store.base import HEAD_LIMIT
+from wpsitemaps.store.base import MAX_BODY
 from wpsitemaps.store.base import Record
 from wpsitemaps.store.base import StoreError
 from wpsitemaps.store.base import body_ok
@@ -29,6 +32,7 @@ from wpsitemaps.store.base import parse_head
 from wpsitemaps.store.base import record_from
 from wpsitemaps.store.base import stamp
 
+log = logging.getLogger(__name__)
 TIMEOUT = 0.5  # seconds: a page rendered without the store beats a page waiting for Redis
 # HSET 'checked' only on an existing record (a touch must not create a record without body).
 TOUCH = """
@@ -36,6 +40,22 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
   return redis.call('HSET', KEYS[1], 'checked', ARGV[1])
 end
 return 0
+"""
+
+# HMGET of a record's fields, nothing when its head or body is longer than any the store
+# writes (ARGV[1], ARGV[2]; no body asked for when ARGV[2] is empty): every read is bounded,
+# whatever the hash holds.
+READ = """
+if redis.call('HSTRLEN', KEYS[1], 'head') > tonumber(ARGV[1]) then
+  return false
+end
+if ARGV[2] == '' then
+  return redis.call('HMGET', KEYS[1], 'head', 'checked')
+end
+if redis.call('HSTRLEN', KEYS[1], 'body') > tonumber(ARGV[2]) then
+  return false
+end
+return redis.call('HMGET', KEYS[1], 'head', 'checked', 'body')
 """
 
 # DEL a lease only when it still holds this process's token (it may have expired and been
@@ -57,6 +77,7 @@ class RedisStore:
         self.client: Any = redis.Redis.from_url(url, socket_timeout=TIMEOUT,
                                                 socket_connect_timeout=TIMEOUT)
         self._touch = self.client.register_script(TOUCH)
+        self._read = self.client.register_script(READ)
         self._release = self.client.register_script(RELEASE)
         self._token = secrets.token_hex(16)  # whose lease a key is
 
@@ -67,21 +88,28 @@ class RedisStore:
         return f"redis {where} db {kwargs.get('db', 0)}"
 
     def head(self, key: str) -> Record | None:
-        """HMGET of the header and the revalidation time."""
-        head, checked = self._call(self.client.hmget, key, "head", "checked")
+        """The header and the revalidation time (HMGET, bounded)."""
+        found = self._call(self._read, keys=[key], args=[HEAD_LIMIT, ""])
+        head, checked = found or (None, None)
         meta = parse_head(head) if head else None
         return record_from(meta, None, stamp(checked)) if meta else None
 
     def get(self, key: str) -> Record | None:
         """The whole record, verified against its header."""
-        head, body, checked = self._call(self.client.hmget, key, "head", "body", "checked")
+        found = self._call(self._read, keys=[key], args=[HEAD_LIMIT, MAX_BODY])
+        head, checked, body = found or (None, None, None)
         meta = parse_head(head) if head else None
         if meta is None or body is None or not body_ok(meta, body):
             return None
         return record_from(meta, bytes(body), stamp(checked))
 
     def put(self, key: str, record: Record, body: bytes) -> None:
-        """Replace the record in one transaction, with its expiry."""
+        """Replace the record in one transaction, with its expiry (a body larger than any
+        record holds is not stored: it could not be read)."""
+        if len(body) > MAX_BODY:
+            log.info("store: %s is %d bytes, more than a record holds: not stored", key,
+                     len(body))
+            return
         def write() -> None:
             pipe = self.client.pipeline(transaction=True)
             pipe.delete(key)
