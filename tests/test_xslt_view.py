@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+import shutil
 from collections.abc import Callable
+from collections.abc import Iterator
 from datetime import datetime
 from datetime import timedelta
+from pathlib import Path
 
 import lxml.html
 import pytest
@@ -17,7 +20,9 @@ from tests.test_xslt import HEAD
 from tests.test_xslt import NEWS
 from tests.test_xslt import SM
 from tests.test_xslt import _news
+from wpsitemaps import create_app
 from wpsitemaps.paths import XSL_DIR
+from wpsitemaps.web import libxslt
 from wpsitemaps.web import xslt
 
 NAVIGATE = {"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate"}
@@ -165,3 +170,46 @@ def test_route_passes_the_site_clock_to_the_news_view(make_app: Callable[..., Fl
     client = make_app(site).test_client()
     html = lxml.html.document_fromstring(client.get("/news-sitemap.xml", headers=NAVIGATE).data)
     assert text(html, "//tbody/tr/td[contains(@class,'age')]") == ["3 h 20 min"]
+
+
+def _new_process_caches() -> None:
+    """Forget what a process compiles and reads once (as a restarted worker starts)."""
+    libxslt.stylesheet.cache_clear()
+    xslt.view_version.cache_clear()
+
+
+@pytest.fixture
+def deploy_stylesheets(tmp_path: Path,
+                       monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str, str], None]]:
+    """Factory: deploy a copy of xsl/ with one text of main-sitemap.xsl replaced, as a
+    release restarts its workers; the real xsl/ is back after the test."""
+    def deploy(old: str, new: str) -> None:
+        deployed = tmp_path / "xsl"
+        shutil.copytree(XSL_DIR, deployed)
+        main = deployed / "main-sitemap.xsl"
+        source = main.read_text(encoding="utf-8")
+        assert old in source
+        main.write_text(source.replace(old, new), encoding="utf-8")
+        monkeypatch.setattr(libxslt, "XSL_DIR", deployed)
+        monkeypatch.setattr(xslt, "XSL_DIR", deployed)
+        _new_process_caches()
+
+    yield deploy
+    monkeypatch.undo()
+    _new_process_caches()
+
+
+def test_stylesheet_deploy_shows_at_once(write_site: Callable[[Site, str], str], tmp_path: Path,
+                                         deploy_stylesheets: Callable[[str, str], None]) -> None:
+    """After a stylesheet deploy the browser view of a stored page is the new stylesheet's
+    at once, not the HTML the old one left in the store."""
+    site = Site()
+    site.post("Post", name="post", date=site.now - timedelta(days=1))
+    config = {"TESTING": True, "DATABASE_URL": write_site(site, "sqlite"),
+              "NOW": "option:test_now", "STORE": str(tmp_path / "pages")}
+    before = create_app(config).test_client().get("/post-sitemap.xml", headers=NAVIGATE)
+    assert list((tmp_path / "pages").rglob("post-sitemap.xml.html*"))  # the view is stored
+    deploy_stylesheets("XML Sitemap</xsl:otherwise>", "Deployed Sitemap</xsl:otherwise>")
+    after = create_app(config).test_client().get("/post-sitemap.xml", headers=NAVIGATE)
+    titles = [text(lxml.html.document_fromstring(r.data), "//title")[0] for r in (before, after)]
+    assert titles == ["XML Sitemap", "Deployed Sitemap"]

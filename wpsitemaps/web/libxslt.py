@@ -76,7 +76,7 @@ def stylesheet(kind: str) -> etree.XSLT:
         name = STYLESHEETS[kind]
     except KeyError:
         raise ValueError(f"unknown sitemap kind {kind!r}") from None
-    return compile_stylesheet(XSL_DIR / name)
+    return compile_stylesheet(XSL_DIR / name, XSL_DIR)
 
 
 def transform(xml: bytes, stylesheet_name: str,

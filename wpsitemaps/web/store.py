@@ -18,7 +18,8 @@ Variants have their own keys and ETags: `{doc}` (the XML, ETag = SHA-256 of its 
 `{doc}.gz` (its gzip twin: the `.xml.gz` file, and the body of a `Content-Encoding: gzip`
 answer, whose ETag is the XML's plus `-gzip`, as web.gzip gives), and `{doc}.html` (the
 server-side XSLT rendering for browsers, ETag = SHA-256 of the HTML). A variant is valid only
-for the XML render it was made from.
+for the XML render it was made from, and the HTML also only for the stylesheets' version
+(web.xslt.view_version: xsl/ and the code that shapes the view).
 
 When the store fails (Redis down, disk full) the page is rendered without it; the failure is
 logged and the store is left alone for a few seconds (store.base.Guard), so an outage costs
@@ -58,6 +59,7 @@ from wpsitemaps.web.gzip import gzip_quality
 from wpsitemaps.web.gzip import variant_etag
 from wpsitemaps.web.headers import set_headers
 from wpsitemaps.web.xslt import transform
+from wpsitemaps.web.xslt import view_version
 from wpsitemaps.web.xslt import wants_html
 from wpsitemaps.wordpress.site import SiteContext
 
@@ -148,7 +150,8 @@ class PageStore:
                view: dict[str, str]) -> BaseResponse | None:
         """Answer from a valid record: 304 from its head, else its (variant's) bytes."""
         if wants_html(request.headers):
-            html = None if "now" in view else self._variant(html_key(key, view), rec)
+            html = None if "now" in view else self._variant(html_key(key, view),
+                                                            html_bound(rec))
             if html is not None and html.body is not None:
                 return conditional(Response(html.body, content_type=HTML_TYPE), html.etag,
                                    rec)
@@ -157,7 +160,7 @@ class PageStore:
             if probe.status_code == 304:
                 return probe
             if TWIN_KEY not in request.environ and accepts_gzip():
-                packed = self._variant(key + ".gz", rec)
+                packed = self._variant(key + ".gz", bound_to(rec))
                 if packed is not None and packed.body is not None:
                     return gzip_response(packed.body, rec)
         full = self.attempt(self.backend.get, key)
@@ -172,7 +175,7 @@ class PageStore:
             html = transform(body, kind, view)
             etag = hashlib.sha256(html).hexdigest()
             if "now" not in view:  # the news view's ages change every second: not stored
-                self._put_variant(html_key(key, view), rec, etag, html)
+                self._put_variant(html_key(key, view), rec, html_bound(rec), etag, html)
             return conditional(Response(html, content_type=HTML_TYPE), etag, rec)
         twin: list[bytes] | None = request.environ.get(TWIN_KEY)
         if twin is None and not accepts_gzip():
@@ -188,23 +191,24 @@ class PageStore:
 
     def _gzip_twin(self, key: str, rec: Record, body: bytes) -> bytes:
         """The stored gzip bytes of this render, or made now and stored."""
-        stored = self._variant(key + ".gz", rec)
+        stored = self._variant(key + ".gz", bound_to(rec))
         if stored is not None and stored.body is not None:
             return stored.body
         packed = gzip_bytes(body)
-        self._put_variant(key + ".gz", rec, rec.etag, packed)
+        self._put_variant(key + ".gz", rec, bound_to(rec), rec.etag, packed)
         return packed
 
-    def _variant(self, key: str, rec: Record) -> Record | None:
-        """A stored variant, if it was made from exactly this render."""
+    def _variant(self, key: str, bound: str) -> Record | None:
+        """A stored variant, if it was made from exactly this render (`bound`: bound_to,
+        html_bound)."""
         variant = self.attempt(self.backend.get, key)
-        if variant is None or variant.fingerprint != bound_to(rec):
+        if variant is None or variant.fingerprint != bound:
             return None
         return variant
 
-    def _put_variant(self, key: str, rec: Record, etag: str, body: bytes) -> None:
+    def _put_variant(self, key: str, rec: Record, bound: str, etag: str, body: bytes) -> None:
         if rec.fingerprint:
-            variant = Record(bound_to(rec), etag, rec.rendered_at, rec.lastmod)
+            variant = Record(bound, etag, rec.rendered_at, rec.lastmod)
             self.attempt(self.backend.put, key, variant, body)
 
 
@@ -233,6 +237,12 @@ def gzip_response(packed: bytes, rec: Record) -> BaseResponse:
 def bound_to(rec: Record) -> str:
     """What a variant records as its fingerprint: the XML render it was made from."""
     return f"{rec.fingerprint}:{rec.etag}"
+
+
+def html_bound(rec: Record) -> str:
+    """What a stored HTML view records: the XML render it was made from and the version of
+    the stylesheets that made it (a stylesheet deploy changes only the latter)."""
+    return f"{bound_to(rec)}:{view_version()}"
 
 
 def conditional(resp: BaseResponse, etag: str, rec: Record) -> BaseResponse:

@@ -11,9 +11,15 @@ lxml itself is in web/libxslt.py, imported on the first HTML view (see there).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
 
 from werkzeug.datastructures import Headers
+
+from wpsitemaps.paths import XSL_DIR
 
 # Sitemap kind -> stylesheet file in xsl/ (and the URL path the PI names).
 STYLESHEETS: dict[str, str] = {
@@ -21,6 +27,30 @@ STYLESHEETS: dict[str, str] = {
     "video": "video-sitemap.xsl",
     "news": "news-sitemap.xsl",
 }
+
+
+# The code that shapes the HTML besides the stylesheets: the display-url function and the
+# pager's parameters, the engine, this module.
+VIEW_CODE = ("display.py", "libxslt.py", "xslt.py")
+
+
+@lru_cache(maxsize=1)
+def view_version() -> str:
+    """The version of the browser view: the xsl/ files, the code that shapes the HTML
+    (VIEW_CODE) and lxml's. A stored HTML view is bound to it, as stored XML is bound to
+    the templates (sitemaps.fingerprint.render_version), so a stylesheet deploy shows at
+    once. Read once per process, as the stylesheets are compiled once per process."""
+    here = Path(__file__).parent
+    files = sorted(XSL_DIR.glob("*")) + [here / name for name in VIEW_CODE]
+    digest = hashlib.sha256()
+    for path in files:
+        if path.is_file():
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    try:
+        digest.update(metadata.version("lxml").encode())
+    except metadata.PackageNotFoundError:
+        pass
+    return digest.hexdigest()[:16]
 
 
 def wants_html(headers: Headers | Mapping[str, str]) -> bool:
