@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from flask import Flask
 
 from tests.support.builder import Site
 from tests.support.sitemaps import parse_index
+from wpsitemaps.entries import PageBound
 from wpsitemaps.sitemaps.bounds import BoundsCache
+from wpsitemaps.sitemaps.bounds import SharedCache
+from wpsitemaps.sitemaps.providers.base import Provider
 from wpsitemaps.web.context import BOUNDS_CACHE as EXTENSION
 from wpsitemaps.web.context import REFRESH_ENVIRON_KEY
 
@@ -160,3 +165,44 @@ def test_a_slow_value_is_kept_twenty_times_its_cost() -> None:
     assert cache.get("video", slow("second")) == "first"
     clock.now += SLOW_FACTOR * 100
     assert cache.get("video", slow("third"), force=True) == "third"
+
+
+class Held(Provider):
+    """A provider whose bounds take until the test lets them finish."""
+
+    name = "held"
+    gate = threading.Event()
+    started = threading.Event()
+
+    def compute_bounds(self) -> list[PageBound]:
+        self.started.set()
+        self.gate.wait(10)
+        return [PageBound(1)]
+
+
+class Quick(Provider):
+    """A provider whose bounds are at hand."""
+
+    name = "quick"
+
+    def compute_bounds(self) -> list[PageBound]:
+        return [PageBound(7)]
+
+
+def test_one_providers_slow_bounds_never_delay_anothers() -> None:
+    """While one thread computes a provider's bounds (a refresh waiting on a locked table),
+    another thread gets another provider's bounds at once: no lock shared between them."""
+    no_site: Any = None  # neither provider reads its site or connection
+    held, quick = Held(no_site, no_site, SharedCache()), Quick(no_site, no_site, SharedCache())
+    thread = threading.Thread(target=lambda: held.bounds, daemon=True)
+    thread.start()
+    try:
+        assert Held.started.wait(10)
+        got: list[list[PageBound]] = []
+        reader = threading.Thread(target=lambda: got.append(quick.bounds), daemon=True)
+        reader.start()
+        reader.join(2)
+        assert got == [[PageBound(7)]]
+    finally:
+        Held.gate.set()
+        thread.join(10)

@@ -14,10 +14,10 @@ left out and said loudly in the log, once.
 from __future__ import annotations
 
 import logging
-from functools import cached_property
 
 from sqlalchemy import Connection
 
+from wpsitemaps.memo import memoized
 from wpsitemaps.sitemaps.bounds import SharedCache
 from wpsitemaps.sitemaps.providers.authors import AuthorProvider
 from wpsitemaps.sitemaps.providers.authors import authors_disabled
@@ -41,7 +41,7 @@ class Registry:
         self.site = site
         self.shared = shared or SharedCache()
 
-    @cached_property
+    @memoized
     def post_types(self) -> tuple[PostTypeProvider, ...]:
         """The post type sitemaps (Yoast's type-level noindex switches applied)."""
         site = self.site
@@ -49,7 +49,7 @@ class Registry:
                      for ctype in site.types.post_types
                      if not site.options.yoast_on(f"noindex-{ctype.name}"))
 
-    @cached_property
+    @memoized
     def providers(self) -> list[Provider]:
         """Every sitemap the site serves, in index order, each name once."""
         conn, site, shared = self.conn, self.site, self.shared

@@ -8,12 +8,12 @@ import logging
 from dataclasses import dataclass
 from dataclasses import field
 from datetime import tzinfo
-from functools import cached_property
 from typing import Any
 
 from sqlalchemy import Connection
 
 from wpsitemaps.config import Settings
+from wpsitemaps.memo import memoized
 from wpsitemaps.wordpress.dates import wp_timezone
 from wpsitemaps.wordpress.ids import parse_id
 from wpsitemaps.wordpress.phpdata import as_dict
@@ -72,13 +72,13 @@ class SiteOptions:
     upload_suffix: str = ""
     raw: dict[str, str] = field(default_factory=dict)
 
-    @cached_property
+    @memoized
     def fingerprint(self) -> str:
         """A SHA-256 of every option read: the same in every process (a key of the values
         shared between workers), computed once per set of options, not per request."""
         return hashlib.sha256(repr(sorted(self.raw.items())).encode()).hexdigest()[:32]
 
-    @cached_property
+    @memoized
     def zone(self) -> tzinfo:
         """wp_timezone(): timezone_string, else gmt_offset (an unknown zone name is logged
         once per set of options, not per request)."""

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from functools import cached_property
-
 from wpsitemaps.content.urls import encode_url
 from wpsitemaps.content.urls import is_listable
 from wpsitemaps.entries import PageBound
 from wpsitemaps.entries import UrlEntry
+from wpsitemaps.memo import memoized
 from wpsitemaps.sitemaps.providers.base import Provider
 from wpsitemaps.sitemaps.providers.base import keyed_page
 from wpsitemaps.sitemaps.providers.base import keyed_pages
@@ -29,7 +28,7 @@ class AuthorProvider(Provider):
 
     name = "author"
 
-    @cached_property
+    @memoized
     def authors(self) -> list[tuple[int, UrlEntry]]:
         """(user ID, entry) of every listed author, by ID; cached across requests, as each
         author's newest post is an aggregate over all posts."""

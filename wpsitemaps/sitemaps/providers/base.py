@@ -1,20 +1,21 @@
 """The provider contract (WordPress's WP_Sitemaps_Provider, Django's Sitemap) and its base.
 
 A provider is built per request (or per command) with its connection, site and the app's
-shared cache, and memoizes per-request values on itself (`functools.cached_property`).
+shared cache, and memoizes per-request values on itself (`memo.memoized`, which, unlike
+functools.cached_property on Python 3.11, shares no lock between requests).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from collections.abc import Sequence
-from functools import cached_property
 from typing import TypeVar
 
 from sqlalchemy import Connection
 
 from wpsitemaps.entries import PageBound
 from wpsitemaps.entries import UrlEntry
+from wpsitemaps.memo import memoized
 from wpsitemaps.sitemaps.bounds import NotReady
 from wpsitemaps.sitemaps.bounds import SharedCache
 from wpsitemaps.wordpress.contenttypes import ContentType
@@ -51,7 +52,7 @@ class Provider:
         """Whether computing the bounds is too slow for a request (then background only)."""
         return False
 
-    @cached_property
+    @memoized
     def bounds(self) -> list[PageBound]:
         """The page bounds, cached per app, site and options; NotReady while a slow
         provider's first computation runs in the background."""

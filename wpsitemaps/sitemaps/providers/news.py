@@ -15,7 +15,6 @@ from collections import defaultdict
 from dataclasses import replace
 from datetime import datetime
 from datetime import timedelta
-from functools import cached_property
 from typing import Any
 from urllib.parse import quote
 
@@ -29,6 +28,7 @@ from sqlalchemy import or_
 from wpsitemaps.entries import NewsEntry
 from wpsitemaps.entries import PageBound
 from wpsitemaps.entries import UrlEntry
+from wpsitemaps.memo import memoized
 from wpsitemaps.sitemaps.bounds import SharedCache
 from wpsitemaps.sitemaps.links import post_languages
 from wpsitemaps.sitemaps.providers.base import Provider
@@ -102,7 +102,7 @@ class NewsProvider(Provider):
         self.post_types = post_types
         self.name = name
 
-    @cached_property
+    @memoized
     def clauses(self) -> list[tuple[str, ColumnElement[bool]]]:
         """The news condition as named clauses (ANDed by `condition`, evaluated one by one
         by `wpsitemaps explain`): listed, window, news_excluded, category."""
@@ -127,12 +127,12 @@ class NewsProvider(Provider):
         now = self.site.now.replace(microsecond=0)
         return now - NEWS_WINDOW, now
 
-    @cached_property
+    @memoized
     def condition(self) -> ColumnElement[bool]:
         """The SQL condition for news rows."""
         return and_(*(cond for _, cond in self.clauses))
 
-    @cached_property
+    @memoized
     def bounds(self) -> list[PageBound]:
         """Computed per request, never from the shared cache: an article must show within a
         minute (issue #13), and the keys are bounded by the 48-hour window."""

@@ -16,7 +16,6 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 from datetime import timedelta
-from functools import cached_property
 from typing import Any
 
 from sqlalchemy import ColumnElement
@@ -27,6 +26,7 @@ from wpsitemaps.content.urls import encode_url
 from wpsitemaps.content.urls import is_listable
 from wpsitemaps.entries import PageBound
 from wpsitemaps.entries import UrlEntry
+from wpsitemaps.memo import memoized
 from wpsitemaps.sitemaps.images import page_images
 from wpsitemaps.sitemaps.links import PRIMARY_CATEGORY_KEY
 from wpsitemaps.sitemaps.links import links_by_type
@@ -162,13 +162,13 @@ class PostTypeProvider(TypeProvider):
         keep = self._self_canonical(within)
         return qp.listable(self.site.tables, [self.name], keep, self._exclude())
 
-    @cached_property
+    @memoized
     def bounds_condition(self) -> ColumnElement[bool]:
         """The listing rules without the canonical rule, for the page bounds (see the
         module doc), the video candidates, the feeds and the headless API."""
         return qp.listable(self.site.tables, [self.name], (), self._exclude(), canonical=False)
 
-    @cached_property
+    @memoized
     def page_condition(self) -> ColumnElement[bool]:
         """condition for page queries walking IDs from a bound, without the canonical rule
         (pages settle it on their rows: _page_rows)."""
@@ -301,7 +301,7 @@ class PostTypeProvider(TypeProvider):
             links.update(post_links(self.conn, self.site, self.ctype, overridden, meta))
         return without_foreign_canonicals(batch, overrides, links)
 
-    @cached_property
+    @memoized
     def first_links(self) -> list[UrlEntry]:
         """Yoast's get_first_links(): home / front page, posts page, or type archive."""
         conn, site = self.conn, self.site

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cached_property
 from typing import Any
 
 from wpsitemaps.content.urls import encode_url
@@ -21,6 +20,7 @@ from wpsitemaps.content.urls import is_listable
 from wpsitemaps.entries import Alternate
 from wpsitemaps.entries import PageBound
 from wpsitemaps.entries import UrlEntry
+from wpsitemaps.memo import memoized
 from wpsitemaps.sitemaps.providers.base import TypeProvider
 from wpsitemaps.sitemaps.providers.base import keyed_page
 from wpsitemaps.sitemaps.providers.base import keyed_pages
@@ -88,7 +88,7 @@ def _yoast_term_meta(site: SiteContext, taxonomy: str) -> dict[int, dict[Any, An
 class TaxonomyProvider(TypeProvider):
     """One taxonomy's sitemap (name = taxonomy name: category-sitemap.xml...)."""
 
-    @cached_property
+    @memoized
     def terms(self) -> list[tuple[int, UrlEntry]]:
         """(term_id, entry) of the listed terms in term_id order, with their lastmod.
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import html
 import logging
-from functools import cached_property
 from typing import Any
 
 from sqlalchemy import ColumnElement
@@ -44,6 +43,7 @@ from wpsitemaps.content.yoastvideo import merge
 from wpsitemaps.entries import PageBound
 from wpsitemaps.entries import UrlEntry
 from wpsitemaps.entries import VideoEntry
+from wpsitemaps.memo import memoized
 from wpsitemaps.sitemaps.bounds import SharedCache
 from wpsitemaps.sitemaps.providers.base import Provider
 from wpsitemaps.sitemaps.providers.posts import PostTypeProvider
@@ -84,7 +84,7 @@ class VideoProvider(Provider):
         self.name = name
         self._pages: dict[int, list[UrlEntry]] = {}
 
-    @cached_property
+    @memoized
     def condition(self) -> ColumnElement[bool]:
         """Listable in its post type sitemap (or the static front page), may show videos."""
         site = self.site
