@@ -84,21 +84,6 @@ def test_touch_never_creates_a_record(space: str) -> None:
     assert redis.Redis(port=REDIS_PORT).exists(f"{space}/blog1/none.xml") == 0
 
 
-def test_leases(space: str) -> None:
-    """One holder at a time across hosts; release by the holder only; a lease runs out."""
-    url = f"redis://127.0.0.1:{REDIS_PORT}/0"
-    one, two = RedisStore(url, ttl=60), RedisStore(url, ttl=60)
-    key = f"{space}/blog1/v-x.lease"
-    assert one.claim(key, 60)
-    assert not two.claim(key, 60)
-    two.release(key)  # not two's: left alone
-    assert not two.claim(key, 60)
-    one.release(key)
-    assert two.claim(key, 0.2)
-    time.sleep(0.4)
-    assert one.claim(key, 60)
-
-
 def test_hosts_share_page_bounds(space: str, peer_sqlite_url: str,
                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """The page bounds one host computed are read by another from Redis (no pass of its

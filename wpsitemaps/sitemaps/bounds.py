@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from typing import Any
 from typing import TypeVar
 
-from wpsitemaps.sitemaps.sharing import LEASE
 from wpsitemaps.sitemaps.sharing import SharedValues
 from wpsitemaps.sitemaps.sharing import value_key
+from wpsitemaps.store.leases import LONGEST
 from wpsitemaps.wordpress.site import SiteContext
 
 log = logging.getLogger(__name__)
@@ -130,15 +130,16 @@ class BoundsCache:
         """Compute under the peer's lease, or wait for the worker holding it (a refresh
         waits as long as the lease lasts; a request at most `wait` seconds, then computes
         itself rather than keep a crawler waiting on a worker that may have died)."""
-        limit = LEASE if force else self.wait
+        limit = LONGEST if force else self.wait
         deadline = time.monotonic() + limit
         while True:
-            if peer.claim(shared_key):
+            lease = peer.claim(shared_key)
+            if lease is not None:
                 try:
                     entry = self._computed(compute, peer.clock())
                     peer.save(shared_key, entry.value, entry.stamp, entry.life)
                 finally:
-                    peer.release(shared_key)
+                    peer.release(lease)
                 self._put(key, entry)
                 return entry.value
             if time.monotonic() >= deadline:

@@ -7,8 +7,9 @@ workers doing the same passes at once is what made a large site slow right after
 
 Here one worker computes a value and every other reads it: the value is stored next to the
 pages (`{namespace}/{site}/v-{digest}`, docs/performance.md) with the wall-clock time its
-computation started, and a lease (`….lease`, taken with O_EXCL on disk or SET NX in Redis)
-says who is computing it, so the others wait for the result instead of repeating the pass.
+computation started, and a lease (`….lease`, store.leases: short, renewed while its holder
+works, taken over as soon as it is not) says who is computing it, so the others take the
+result instead of repeating the pass.
 
 Values are JSON with a few tags (tuples, datetimes and the named records of entries.py),
 never pickles: whoever can write the store must not be able to run code in the app. A value
@@ -39,11 +40,13 @@ from wpsitemaps.entries import VideoEntry
 from wpsitemaps.store.base import Guard
 from wpsitemaps.store.base import Record
 from wpsitemaps.store.base import Store
+from wpsitemaps.store.leases import KEEPER
+from wpsitemaps.store.leases import Keeper
+from wpsitemaps.store.leases import Lease
 from wpsitemaps.wordpress.queries.posts import PageSpan
 
 log = logging.getLogger(__name__)
 CODEC = "v2"  # part of every key: a change of the value shapes starts afresh
-LEASE = 900.0  # seconds a computation may hold its lease (the video scan takes minutes)
 RECORDS: dict[str, type] = {cls.__name__: cls for cls in (
     Alternate, ImageEntry, NewsEntry, PageBound, SitemapRef, UrlEntry, VideoEntry, PageSpan)}
 
@@ -110,11 +113,12 @@ class SharedValues:
     """The store as the bounds cache's second level: load, save and the compute lease."""
 
     def __init__(self, backend: Store, space: str, clock: Callable[[], float] = time.time,
-                 guard: Guard | None = None) -> None:
+                 guard: Guard | None = None, keeper: Keeper = KEEPER) -> None:
         self.backend = backend
         self.namespace = space
         self.clock = clock
         self.guard = guard or Guard(backend)
+        self.keeper = keeper
 
     def load(self, key: str, newer_than: float | None = None) -> Shared | None:
         """The stored value of key, or None (missing, damaged, the store failing, or not
@@ -144,14 +148,18 @@ class SharedValues:
         rec = Record("value", hashlib.sha256(body).hexdigest(), stamp, None)
         self.guard.attempt(self.backend.put, self._full(key), rec, body)
 
-    def claim(self, key: str) -> bool:
-        """Take the lease to compute key; True also when the store fails (compute alone)."""
-        got = self.guard.attempt(self.backend.claim, self._full(key) + ".lease", LEASE)
-        return got is None or got
+    def claim(self, key: str) -> Lease | None:
+        """The lease to compute key (renewed by the keeper until released), None while
+        another process holds it; an unstored Lease when the store fails (compute alone)."""
+        return self.keeper.take(self.guard, self._full(key) + ".lease")
 
-    def release(self, key: str) -> None:
+    def release(self, lease: Lease) -> None:
         """Give the lease back."""
-        self.guard.attempt(self.backend.release, self._full(key) + ".lease")
+        self.keeper.give_back(lease)
+
+    def holder(self, key: str) -> str | None:
+        """Who holds the lease of key now (host:pid:random), for the logs."""
+        return self.guard.attempt(self.backend.holder, self._full(key) + ".lease")
 
     def _full(self, key: str) -> str:
         return f"{self.namespace}/{key}"

@@ -129,11 +129,19 @@ class Store(Protocol):
     def touch(self, key: str, when: float) -> None:
         """Mark the record as revalidated at `when`."""
 
-    def claim(self, key: str, seconds: float) -> bool:
-        """Take the lease `key` for at most `seconds` (False: another process holds it)."""
+    def claim(self, key: str, token: str, seconds: float) -> bool:
+        """Take the lease `key` for holder `token` for `seconds`, when it is free or ran out
+        (False: another holder's lease is running). Atomic: of processes claiming at once,
+        one gets it."""
 
-    def release(self, key: str) -> None:
-        """Give back a lease this process holds (one taken by another is left alone)."""
+    def renew(self, key: str, token: str, seconds: float) -> bool:
+        """Extend the lease to `seconds` from now if `token` still holds it (False: lost)."""
+
+    def release(self, key: str, token: str) -> None:
+        """Give the lease back if `token` holds it (one taken over by another is left alone)."""
+
+    def holder(self, key: str) -> str | None:
+        """The token holding the lease `key` now (None when it is free or ran out)."""
 
     def check(self) -> None:
         """Write, read and delete a probe; raise StoreError naming the problem."""

@@ -23,7 +23,9 @@ length/SHA-256 check and is treated as missing. Temporary files left by a killed
 removed by the next sweep. The size bound is kept by sweeps (every SWEEP_EVERY writes of a
 worker): when the directory holds more than `max_bytes`, the least recently revalidated
 files go first (their mtime is the time of their last revalidation); a sweep counts and
-removes regular files only, and never follows a link.
+removes regular files only, and never follows a link. Leases (who computes a shared value)
+are small JSON files read and written under flock(), in their folder opened as every
+document's is: store.disklease.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from wpsitemaps.store import disklease
 from wpsitemaps.store import files
 from wpsitemaps.store.base import HEAD_LIMIT
 from wpsitemaps.store.base import MAX_BODY
@@ -61,7 +64,6 @@ class DiskStore:
         self.root = Path(root)
         self.max_bytes = max_bytes
         self._writes = 0
-        self._token = f"{os.getpid()}-{secrets.token_hex(8)}"  # whose lease a file is
 
     def describe(self) -> str:
         """The directory."""
@@ -120,51 +122,31 @@ class DiskStore:
             if fd is not None:
                 files.touch(fd, name, when)
 
-    def claim(self, key: str, seconds: float) -> bool:
-        """Create the lease file exclusively (O_EXCL: one creator wins, on every POSIX file
-        system we run on); a lease older than `seconds` was left by a killed worker and is
-        taken over."""
-        path = self.path(key)
-        for _ in range(2):
-            try:
-                fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-            except FileExistsError:
-                try:
-                    age = time.time() - path.stat().st_mtime
-                except FileNotFoundError:
-                    continue  # released meanwhile: try again
-                except OSError as exc:
-                    raise StoreError(f"cannot read {self.root}: {exc.strerror}") from exc
-                if age <= seconds:
-                    return False
-                path.unlink(missing_ok=True)
-                continue
-            except FileNotFoundError:
-                self._mkdir(path.parent)
-                continue
-            except OSError as exc:
-                raise StoreError(f"cannot write {self.root}: {exc.strerror}") from exc
-            with os.fdopen(fd, "w") as fh:
-                fh.write(self._token)
-            return True
-        return False
+    def claim(self, key: str, token: str, seconds: float) -> bool:
+        """Take the lease file for `token` when it is free or ran out (store.disklease)."""
+        where, name = self._split(key)
+        with self._failing("write"), files.folder(self.root, where, create=True) as fd:
+            assert fd is not None  # made when missing
+            return disklease.claim(fd, name, token, seconds)
 
-    def release(self, key: str) -> None:
-        """Remove the lease file if this process wrote it."""
-        path = self.path(key)
-        try:
-            if path.read_text() == self._token:
-                path.unlink(missing_ok=True)
-        except FileNotFoundError:
-            pass
-        except OSError as exc:
-            raise StoreError(f"cannot write {self.root}: {exc.strerror}") from exc
+    def renew(self, key: str, token: str, seconds: float) -> bool:
+        """Extend the lease if `token` still holds it."""
+        where, name = self._split(key)
+        with self._failing("write"), files.folder(self.root, where, create=False) as fd:
+            return fd is not None and disklease.renew(fd, name, token, seconds)
 
-    def _mkdir(self, folder: Path) -> None:
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreError(f"cannot write {self.root}: {exc.strerror}") from exc
+    def release(self, key: str, token: str) -> None:
+        """Remove the lease file if `token` holds it."""
+        where, name = self._split(key)
+        with self._failing("write"), files.folder(self.root, where, create=False) as fd:
+            if fd is not None:
+                disklease.release(fd, name, token)
+
+    def holder(self, key: str) -> str | None:
+        """Who holds the lease now (None: free or ran out)."""
+        where, name = self._split(key)
+        with self._failing("read"), files.folder(self.root, where, create=False) as fd:
+            return None if fd is None else disklease.holder(fd, name)
 
     def check(self) -> None:
         """Create the directory and write, read and remove a probe document."""

@@ -16,7 +16,6 @@ short: when Redis is slow or down, pages are rendered without the store (web.sto
 from __future__ import annotations
 
 import logging
-import secrets
 import time
 from typing import Any
 
@@ -58,11 +57,20 @@ end
 return redis.call('HMGET', KEYS[1], 'head', 'checked', 'body')
 """
 
-# DEL a lease only when it still holds this process's token (it may have expired and been
+# DEL a lease only when it still holds the holder's token (it may have run out and been
 # taken by another host meanwhile).
 RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+# PEXPIRE a lease only while it holds this holder's token: a lease that ran out and was
+# taken by another host is not extended by its former holder.
+RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 end
 return 0
 """
@@ -79,7 +87,7 @@ class RedisStore:
         self._touch = self.client.register_script(TOUCH)
         self._read = self.client.register_script(READ)
         self._release = self.client.register_script(RELEASE)
-        self._token = secrets.token_hex(16)  # whose lease a key is
+        self._renew = self.client.register_script(RENEW)
 
     def describe(self) -> str:
         """The server, without a password."""
@@ -124,14 +132,22 @@ class RedisStore:
         """Set `checked` on an existing record."""
         self._call(self._touch, keys=[key], args=[repr(when)])
 
-    def claim(self, key: str, seconds: float) -> bool:
-        """SET NX with an expiry: one host wins; a killed holder's lease runs out."""
-        return bool(self._call(self.client.set, key, self._token, nx=True,
-                               px=max(int(seconds * 1000), 1)))
+    def claim(self, key: str, token: str, seconds: float) -> bool:
+        """SET NX with an expiry: one host wins; a holder that stops renewing runs out."""
+        return bool(self._call(self.client.set, key, token, nx=True, px=_ms(seconds)))
 
-    def release(self, key: str) -> None:
-        """Delete the lease if it is still ours."""
-        self._call(self._release, keys=[key], args=[self._token])
+    def renew(self, key: str, token: str, seconds: float) -> bool:
+        """PEXPIRE the lease if `token` still holds it (one Lua call: compare and set)."""
+        return bool(self._call(self._renew, keys=[key], args=[token, _ms(seconds)]))
+
+    def release(self, key: str, token: str) -> None:
+        """Delete the lease if `token` still holds it."""
+        self._call(self._release, keys=[key], args=[token])
+
+    def holder(self, key: str) -> str | None:
+        """The token in the lease key (Redis drops it when it runs out)."""
+        got = self._call(self.client.get, key)
+        return bytes(got).decode(errors="replace") if got is not None else None
 
     def check(self) -> None:
         """PING, then write, read and delete a probe record."""
@@ -151,3 +167,8 @@ class RedisStore:
             return fn(*args, **kwargs)
         except RedisError as exc:
             raise StoreError(f"{exc.__class__.__name__}: {exc}") from exc
+
+
+def _ms(seconds: float) -> int:
+    """A lease term in milliseconds (at least 1)."""
+    return max(int(seconds * 1000), 1)
