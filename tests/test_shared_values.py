@@ -31,6 +31,7 @@ from wpsitemaps.entries import NewsEntry
 from wpsitemaps.entries import PageBound
 from wpsitemaps.entries import UrlEntry
 from wpsitemaps.entries import VideoEntry
+from wpsitemaps.sitemaps.bounds import WAIT
 from wpsitemaps.sitemaps.bounds import BoundsCache
 from wpsitemaps.sitemaps.providers.posts import PostTypeProvider
 from wpsitemaps.sitemaps.sharing import SharedValues
@@ -117,6 +118,7 @@ def test_a_worker_waits_for_the_one_computing(tmp_path: Path) -> None:
         finish.wait(10)
         return "from a"
 
+    b.wait = 10  # longer than this test's steps take on a busy machine
     ta = threading.Thread(target=lambda: a.get("k", slow, shared_key="s/k"))
     ta.start()
     assert started.wait(10)
@@ -132,13 +134,47 @@ def test_a_worker_waits_for_the_one_computing(tmp_path: Path) -> None:
     assert got == ["from a"] and calls == ["a"]
 
 
-def test_a_request_stops_waiting_for_a_dead_worker(tmp_path: Path) -> None:
-    """A lease whose holder died is waited for at most `wait` seconds in a request."""
+def test_a_request_waits_at_most_a_second_for_a_lease(tmp_path: Path) -> None:
+    """A request without a value waits at most WAIT (1 s) on another's lease, then computes
+    the value itself."""
     store = DiskStore(str(tmp_path), max_bytes=10**8)
-    assert store.claim("ns/s/k.lease", new_token(), 900)  # taken by a worker that hangs
+    assert store.claim("ns/s/k.lease", new_token(), 900)  # held by a worker that hangs
     b = worker(tmp_path)
-    b.wait = 0.2
+    started = time.monotonic()
     assert b.get("k", lambda: "computed here", shared_key="s/k") == "computed here"
+    assert time.monotonic() - started < WAIT + 1
+
+
+def test_a_stale_value_is_served_at_once_while_another_holds_the_lease(
+        tmp_path: Path) -> None:
+    """A cache without a background refresh (the headless API's) serves its stale value
+    at once while another process holds the lease, instead of waiting."""
+    clock = [1000.0]
+    peer = SharedValues(DiskStore(str(tmp_path), max_bytes=10**8), "ns")
+    cache = BoundsCache(300, clock=lambda: clock[0], peer=peer)
+    cache.get("k", lambda: "old", shared_key="s/k")
+    clock[0] += 1000  # stale
+    assert DiskStore(str(tmp_path), 10**8).claim("ns/s/k.lease", new_token(), 900)
+    started = time.monotonic()
+    assert cache.get("k", lambda: "new", shared_key="s/k") == "old"
+    assert time.monotonic() - started < 0.5
+
+
+def test_a_refresh_takes_over_a_lease_its_holder_stopped_renewing(tmp_path: Path) -> None:
+    """A background refresh finding a lease whose holder died (no renewal) computes the value
+    as soon as the lease runs out, not after the longest hold."""
+    a = worker(tmp_path)
+    a.get("k", lambda: "old", shared_key="s/k")
+    later = time.monotonic() + 1000
+    a.clock = lambda: later  # stale
+    assert DiskStore(str(tmp_path), 10**8).claim("ns/s/k.lease", new_token(), 1.0)
+    got: list[str] = []
+    refresh = threading.Thread(target=lambda: got.append(
+        a.get("k", lambda: "new", force=True, shared_key="s/k")), daemon=True)
+    started = time.monotonic()
+    refresh.start()
+    refresh.join(10)
+    assert got == ["new"] and time.monotonic() - started < 1.0 + 2
 
 
 def test_a_refresh_adopts_a_newer_value_instead_of_recomputing(tmp_path: Path) -> None:

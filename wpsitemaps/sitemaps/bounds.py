@@ -29,11 +29,13 @@ from typing import TypeVar
 from wpsitemaps.sitemaps.sharing import SharedValues
 from wpsitemaps.sitemaps.sharing import value_key
 from wpsitemaps.store.leases import LONGEST
+from wpsitemaps.store.leases import TERM
+from wpsitemaps.store.leases import Lease
 from wpsitemaps.wordpress.site import SiteContext
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-WAIT = 10.0  # seconds a request waits for another worker's computation of a value
+WAIT = 1.0  # seconds a request without a value waits for another process computing it
 POLL = 0.05  # seconds between looks at the store while waiting
 # A value is kept at least this many times as long as it took to compute, so that keeping
 # it fresh never keeps the database busy more than 1/SLOW_FACTOR of the time (the video
@@ -66,8 +68,8 @@ class BoundsCache:
     With a `peer` (the page store, sitemaps.sharing) the map is the first level of two: a
     value missing or stale here is taken from the store when another worker computed it
     more recently, and a value to compute is computed by one worker under a lease while the
-    others wait for it. Without one, two workers (or threads) may compute the same value;
-    both results are correct.
+    others serve what they have (or wait a second for it). Without one, two workers (or
+    threads) may compute the same value; both results are correct.
     """
 
     def __init__(self, ttl: float, clock: Callable[[], float] = time.monotonic,
@@ -127,30 +129,40 @@ class BoundsCache:
 
     def _compute_once(self, peer: SharedValues, key: Any, shared_key: str,
                       compute: Callable[[], Any], hit: Entry | None, force: bool) -> Any:
-        """Compute under the peer's lease, or wait for the worker holding it (a refresh
-        waits as long as the lease lasts; a request at most `wait` seconds, then computes
-        itself rather than keep a crawler waiting on a worker that may have died)."""
-        limit = LONGEST if force else self.wait
-        deadline = time.monotonic() + limit
+        """Compute under the peer's lease, or take what its holder computes. A request never
+        waits when it has a stale value (it serves that) and at most `wait` seconds when it
+        has none (then computes the value itself); a background refresh waits while the
+        holder renews its lease and takes the lease over as soon as it is not renewed."""
+        deadline = time.monotonic() + (LONGEST + TERM if force else self.wait)
+        pause = POLL
         while True:
             lease = peer.claim(shared_key)
             if lease is not None:
-                try:
-                    entry = self._computed(compute, peer.clock())
-                    peer.save(shared_key, entry.value, entry.stamp, entry.life)
-                finally:
-                    peer.release(lease)
-                self._put(key, entry)
-                return entry.value
+                return self._compute_held(peer, lease, key, shared_key, compute)
+            if hit is not None and not force:
+                return hit.value
             if time.monotonic() >= deadline:
                 break
-            time.sleep(POLL)
+            time.sleep(pause)
+            if force:  # a background wait may be long: look less often as it goes on
+                pause = min(pause * 2, 1.0)
             newer = self._adopt(peer, key, shared_key, hit, self.clock())
             if newer is not None:
                 return newer.value
-        log.warning("shared value %s: its lease holder gave nothing in %.0f s; computing it "
-                    "here", shared_key, limit)
+        log.info("shared value %s: computing it here rather than wait longer for %s",
+                 shared_key, peer.holder(shared_key))
         entry = self._computed(compute, peer.clock())
+        self._put(key, entry)
+        return entry.value
+
+    def _compute_held(self, peer: SharedValues, lease: Lease, key: Any, shared_key: str,
+                      compute: Callable[[], Any]) -> Any:
+        """compute() while holding the lease (renewed meanwhile), stored for the others."""
+        try:
+            entry = self._computed(compute, peer.clock())
+            peer.save(shared_key, entry.value, entry.stamp, entry.life)
+        finally:
+            peer.release(lease)
         self._put(key, entry)
         return entry.value
 
