@@ -8,6 +8,7 @@ The Redis cases run against the real server on 127.0.0.1:6379 under a namespace 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import signal
 import socket
@@ -233,3 +234,20 @@ def test_a_killed_process_leaves_a_lease_that_runs_out(backend: Backend) -> None
     while not store.claim(backend.key, new_token(), 60):
         assert time.monotonic() - killed < 1.0 + 1.0, "a killed holder's lease never ran out"
         time.sleep(0.05)
+
+
+def test_serve_hands_gunicorn_the_hook_that_gives_leases_back(
+        backend: Backend, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The config `wpsitemaps serve` passes to gunicorn has a worker_exit hook that releases
+    the exiting worker's leases."""
+    from wpsitemaps import cli
+    from wpsitemaps.store.leases import KEEPER
+
+    started: list[list[str]] = []
+    monkeypatch.setattr(cli.os, "execve", lambda _exe, args, _env: started.append(args))
+    cli.run_gunicorn("127.0.0.1", 8000, 2, {})
+    args = started[0]
+    config = importlib.import_module(args[args.index("--config") + 1].removeprefix("python:"))
+    assert KEEPER.take(Guard(backend.open()), backend.key) is not None
+    config.worker_exit(None, None)
+    assert backend.open().holder(backend.key) is None

@@ -61,10 +61,11 @@ def serve(host: str, port: int, workers: int) -> None:
 def run_gunicorn(host: str, port: int, workers: int, env: dict[str, str]) -> None:
     """Replace this process with gunicorn serving wpsitemaps.wsgi:app."""
     # --timeout 120: filling an empty page-bounds cache is one pass over the site; on a
-    # million posts that can take longer than gunicorn's default 30 s.
-    args = [sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}",
-            "--workers", str(workers), "--timeout", "120", "--access-logfile", "-",
-            "wpsitemaps.wsgi:app"]
+    # million posts that can take longer than gunicorn's default 30 s. The config module
+    # holds the hooks that give a stopping worker's leases back (store.leases).
+    args = [sys.executable, "-m", "gunicorn", "--config", "python:wpsitemaps.gunicorn_conf",
+            "--bind", f"{host}:{port}", "--workers", str(workers), "--timeout", "120",
+            "--access-logfile", "-", "wpsitemaps.wsgi:app"]
     os.execve(sys.executable, args, env)
 
 
