@@ -46,7 +46,7 @@ def served_urls(conn: Connection, site: SiteContext) -> Iterator[tuple[str, str]
     for provider in Registry(conn, site).providers:
         if provider.name in NOT_CONTENT:
             continue
-        for page, bound in enumerate(provider.bounds, start=1):
+        for page, bound in enumerate(provider.live_bounds(), start=1):
             for entry in provider.entries(page, bound):
                 yield provider.name, entry.loc
 

@@ -71,11 +71,11 @@ class SitemapRef:
 class PageBound:
     """Where one sitemap page starts (keyset), and the newest lastmod of its entries.
 
-    last_key, seen_to, seen_at (post types' last page only): the page's highest ID, the
-    highest post ID of any type and the site's clock when the bounds were read. The page is
-    then its rows up to last_key plus those above seen_to or published since seen_at
-    (newer than the bounds); the rows between belong to other types or were not listed, so
-    the page is read without walking them (providers/posts.py, sitemaps/tails.py).
+    last_key, seen_to, seen_at, row_count (a post type's last page, as its bounds pass found
+    it): the page's highest ID, the highest post ID of any type and the site's clock when
+    the pass looked, and how many rows the page held. The rows newer than the pass (above
+    seen_to, or dated since seen_at) are read live: they fill that page up to
+    entries_per_page and go on new pages after it (providers/posts.py, sitemaps/tails.py).
     """
 
     first_key: int
@@ -83,3 +83,4 @@ class PageBound:
     last_key: int | None = None
     seen_to: int | None = None
     seen_at: datetime | None = None
+    row_count: int | None = None

@@ -92,7 +92,7 @@ def _content(registry: Registry, row: Any) -> tuple[Listing, UrlEntry | None]:
 
 def _where(provider: PostTypeProvider, row: Any, entry: UrlEntry) -> Listing:
     """Which file and page list the post, and its extra <!--nextpage--> URLs."""
-    bounds = provider.bounds
+    bounds = provider.live_bounds()
     listing = listed_at("content", provider.name, bounds, page_by_id(bounds, int(row.ID)),
                         entry.loc)
     parts = page_count(str(row.post_content or ""))
@@ -112,7 +112,7 @@ def _first_link(registry: Registry, row: Any, reasons: list[str],
         return Listing("content", name, False, reasons=reasons or ["not listed"]), None
     role = "front page" if name == "page" else "posts page"
     listing = Listing("content", name, True, f"{name}-sitemap.xml", 1,
-                      len(provider.bounds) if provider else 1, links[0].loc)
+                      len(provider.live_bounds()) if provider else 1, links[0].loc)
     listing.notes.append(f"the {role}: listed as the sitemap's first link, {links[0].loc}")
     return listing, links[0]
 

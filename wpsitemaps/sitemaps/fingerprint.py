@@ -10,8 +10,9 @@ and templates), the settings, every wp_options value read (a permalink structure
 switch change gives every page a new fingerprint), and the site key. Then:
 
 * post types: the page's rows (ID, type, slug, dates, parent, author) as the page query
-  selects them (status, password and noindex rules included), their canonical, thumbnail
-  and primary category meta, the URLs of those whose type's links read other rows
+  selects them (status, password and noindex rules included) and its rows of the tail
+  (sitemaps/tails.py), where its ID range ends, their canonical, thumbnail and primary
+  category meta, the URLs of those whose type's links read other rows
   (ancestors, %category%, %product_cat%, %author%, language directories: resolved live),
   their attachments, and page 1's first links;
 * video: the same over the page's candidate rows, plus Yoast Video meta, tags and authors;
@@ -98,19 +99,22 @@ def page_fingerprint(provider: Provider, page: int, bound: PageBound) -> str | N
 @page_fingerprint.register
 def _post_type(provider: PostTypeProvider, page: int, bound: PageBound) -> str | None:
     conn, site = provider.conn, provider.site
-    # The rows the page reads (its ID range, canonical overrides not yet settled) and their
-    # canonical values, which decide in Python which of them are listed.
+    # The rows the page reads (its ID range as far as its walk goes, canonical overrides
+    # not yet settled; every row of the range, or a page's worth when it has no end), its
+    # rows of the tail, their canonical values, which decide in Python which of them are
+    # listed, and where its range ends (the tail moves the last page's end).
     size, keys = site.settings.entries_per_page, (*META_KEYS, *qp.CANONICAL_KEYS)
-    rows = qf.page_keys(conn, site.tables, provider.page_condition, bound.first_key,
-                        2 * size, provider.range_end(page))
-    parts: list[Any] = [_rows(rows), _post_deps(conn, site, rows, keys)]
-    if provider.cut_at_last_key(page, bound):
-        # The rows newer than the bounds, and what they depend on, read by their own ranges.
-        newer = provider.rows_since_bounds(bound, size)
-        parts += [_rows(newer), _post_deps(conn, site, newer, keys)]
+    stop, end = provider.walk_end(page), provider.range_end(page)
+    rows = []
+    if stop is None or bound.first_key < stop:
+        rows = qf.page_keys(conn, site.tables, provider.page_condition, bound.first_key,
+                            2 * size if stop is None else None, stop)
+    tail = provider.tail_rows(page)
+    parts: list[Any] = [_rows(rows), _post_deps(conn, site, rows, keys), _rows(tail),
+                        _post_deps(conn, site, tail, keys)]
     if page == 1:
         parts.append(provider.first_links)
-    return digest(site_part(site), provider.name, page, bound.first_key, parts)
+    return digest(site_part(site), provider.name, page, bound.first_key, end, parts)
 
 
 @page_fingerprint.register

@@ -46,7 +46,7 @@ from wpsitemaps.store.leases import Lease
 from wpsitemaps.wordpress.queries.posts import PageSpan
 
 log = logging.getLogger(__name__)
-CODEC = "v2"  # part of every key: a change of the value shapes starts afresh
+CODEC = "v3"  # part of every key: a change of the value shapes starts afresh
 RECORDS: dict[str, type] = {cls.__name__: cls for cls in (
     Alternate, ImageEntry, NewsEntry, PageBound, SitemapRef, UrlEntry, VideoEntry, PageSpan)}
 

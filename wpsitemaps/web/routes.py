@@ -33,7 +33,6 @@ from wpsitemaps.sitemaps.registry import Registry
 from wpsitemaps.sitemaps.render import render_index
 from wpsitemaps.sitemaps.render import render_urlset
 from wpsitemaps.sitemaps.render import stylesheet_href
-from wpsitemaps.sitemaps.tails import live_bounds
 from wpsitemaps.web.context import load_sitemaps
 from wpsitemaps.web.context import resolution
 from wpsitemaps.web.context import sites
@@ -105,13 +104,14 @@ def sitemap_index() -> BaseResponse:
 
 
 def index_refs(sitemaps: Registry) -> list[SitemapRef]:
-    """One reference per non-empty page of every provider (last post pages read live)."""
+    """One reference per non-empty page of every provider (post types' pages read live:
+    sitemaps/tails.py)."""
     site = sitemaps.site
     refs: list[SitemapRef] = []
     if site.options.blog_public:
         for provider in sitemaps.providers:
             try:
-                bounds = live_bounds(provider)
+                bounds = provider.live_bounds()
             except NotReady:
                 # Listed once its background computation is done (large sites' video scan).
                 continue
@@ -147,7 +147,7 @@ def sitemap_page(filename: str) -> BaseResponse:
     if provider is None:
         abort(404, "No such sitemap.")
     try:
-        bounds = provider.bounds if site.options.blog_public else []
+        bounds = provider.live_bounds() if site.options.blog_public else []
     except NotReady:
         return plain("Service unavailable: this sitemap is being prepared; try again shortly.",
                      503, **{"Retry-After": str(RETRY_AFTER_SECONDS)})

@@ -29,7 +29,8 @@ class Provider:
     """A named sitemap split into pages of at most `entries_per_page` objects.
 
     Subclasses set `name` and `stylesheet` and implement `compute_bounds()` and `entries()`;
-    `bounds` is what callers read (cached across requests by the shared cache).
+    `live_bounds()` is what callers read (`bounds`, cached across requests by the shared
+    cache, plus what a provider reads live).
     """
 
     name: str
@@ -60,6 +61,12 @@ class Provider:
         if self.is_slow() and self.shared.defer(self.site, key):
             raise NotReady(self.name)
         return self.shared.get(self.site, key, self.compute_bounds)
+
+    def live_bounds(self) -> list[PageBound]:
+        """The pages as served now: the index lists them, the page route answers them (404
+        past the last). The cached bounds, unless the provider reads what is newer (post
+        types: sitemaps/tails.py)."""
+        return self.bounds
 
     def cached(self, key: str, compute: Callable[[], T]) -> T:
         """compute(), cached across requests like the bounds (aggregates over the site)."""

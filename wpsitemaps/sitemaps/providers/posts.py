@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import ColumnElement
@@ -27,6 +26,8 @@ from wpsitemaps.content.urls import is_listable
 from wpsitemaps.entries import PageBound
 from wpsitemaps.entries import UrlEntry
 from wpsitemaps.memo import memoized
+from wpsitemaps.sitemaps import tails
+from wpsitemaps.sitemaps.bounds import SharedCache
 from wpsitemaps.sitemaps.images import page_images
 from wpsitemaps.sitemaps.links import PRIMARY_CATEGORY_KEY
 from wpsitemaps.sitemaps.links import links_by_type
@@ -38,19 +39,13 @@ from wpsitemaps.sitemaps.translations import post_alternates
 from wpsitemaps.wordpress import permalinks
 from wpsitemaps.wordpress.contenttypes import ContentType
 from wpsitemaps.wordpress.dates import latest
-from wpsitemaps.wordpress.dates import local_floor
 from wpsitemaps.wordpress.dates import utc
-from wpsitemaps.wordpress.queries import fingerprint as qf
 from wpsitemaps.wordpress.queries import posts as qp
 from wpsitemaps.wordpress.site import SiteContext
 
 log = logging.getLogger(__name__)
 NEXTPAGE = "<!--nextpage-->"
 META_KEYS = ("_thumbnail_id", PRIMARY_CATEGORY_KEY)
-# How long after its date a post may go live: WP-Cron publishes a scheduled post when a
-# visit (or the system cron) runs it, later than its post_date. Rows dated this much before
-# the bounds were read are read again with the rows newer than the bounds.
-PUBLISH_LAG = timedelta(hours=1)
 
 
 def page_count(content: str) -> int:
@@ -148,6 +143,12 @@ def _link_input(row: Row[Any]) -> permalinks.PostLink:
 class PostTypeProvider(TypeProvider):
     """One post type's sitemap (name = post type name: post-sitemap.xml, page-sitemap.xml...)."""
 
+    def __init__(self, conn: Connection, site: SiteContext, shared: SharedCache,
+                 ctype: ContentType) -> None:
+        super().__init__(conn, site, shared, ctype)
+        self._tail: list[Row[Any]] | None = None  # per request, as every value here
+        self._live: list[PageBound] | None = None
+
     def _exclude(self) -> list[int]:
         if self.name != "page":
             return []
@@ -197,8 +198,9 @@ class PostTypeProvider(TypeProvider):
 
     def compute_bounds(self) -> list[PageBound]:
         """Page bounds from one ID-ordered pass; page 1 also covers the first links, the
-        last page says up to which ID and when the pass looked (both read before it, so a
-        row inserted or published during the pass is read again by the index's tail)."""
+        last page says up to which ID, when and with how many rows the pass looked (the
+        watermark read before it, so a row inserted or published during the pass is read
+        again in the tail)."""
         seen_to, seen_at = qp.max_id(self.conn, self.site.tables), self.site.now
         rows = qp.page_bounds(self.conn, self.site.tables, self.bounds_condition,
                               self.site.settings.entries_per_page)
@@ -207,46 +209,66 @@ class PostTypeProvider(TypeProvider):
             first_mod = latest(*(e.lastmod for e in self.first_links))
             out[0] = PageBound(out[0].first_key, latest(out[0].lastmod, first_mod))
             out[-1] = replace(out[-1], last_key=rows[-1].last_id, seen_to=seen_to,
-                              seen_at=seen_at)
+                              seen_at=seen_at, row_count=rows[-1].row_count)
         return out
 
+    def live_bounds(self) -> list[PageBound]:
+        """The pages as served now: the cached bounds with the tail on them (tails.py: the
+        last page filled up, new pages after it), each dated by the listed rows it gains."""
+        if self._live is None:
+            bounds, tail, walked = self.bounds, self.tail(), tails.walked_to(self.bounds)
+            fresh = [int(r.ID) for r in tail if walked is not None and int(r.ID) > walked]
+            pages = tails.extended(bounds, fresh, self.site.settings.entries_per_page)
+            first = None
+            if pages and not bounds:  # page 1 is new: dated by its first links too
+                first = latest(*(e.lastmod for e in self.first_links))
+            listed = [(int(r.ID), post_lastmod(r)) for r in self.listed(tail)]
+            self._live = tails.dated(pages, listed, first)
+        return self._live
+
+    def tail(self) -> list[Row[Any]]:
+        """The listed rows the bounds pass could not see (tails.read_tail(), canonical rule
+        not settled), read once per request."""
+        if self._tail is None:
+            self._tail = tails.read_tail(self.conn, self.site, self.page_condition,
+                                         self.bounds)
+        return self._tail
+
+    def range_end(self, page: int) -> int | None:
+        """Where page `page`'s ID range ends (tails.range_end())."""
+        return tails.range_end(self.live_bounds(), page)
+
+    def walk_end(self, page: int) -> int | None:
+        """Where the walk of page `page`'s ID range stops (tails.walk_end())."""
+        return tails.walk_end(self.live_bounds(), page, tails.walked_to(self.bounds))
+
+    def tail_rows(self, page: int) -> list[Row[Any]]:
+        """The tail's rows of page `page` that its walk does not read (tails.off_walk())."""
+        return tails.off_walk(self.tail(), self.live_bounds(), page,
+                              tails.walked_to(self.bounds))
+
     def entries(self, page: int, bound: PageBound) -> list[UrlEntry]:
-        """One page of entries (the IDs from its bound to the next page's), first links on
-        page 1."""
-        size = self.site.settings.entries_per_page
-        rows, meta, links = self._page_rows(bound.first_key, self.range_end(page), size)
-        if self.cut_at_last_key(page, bound):
-            seen = {int(r.ID) for r in rows}
-            newer = [r for r in self.rows_since_bounds(bound, size, full=True)
-                     if int(r.ID) not in seen]
-            rows = sorted(rows + self._settle(newer, meta, links), key=lambda r: int(r.ID))
-            rows = rows[:size]
+        """One page of entries: the rows of its ID range (live_bounds()) its walk reads plus
+        its rows of the tail; first links on page 1."""
+        size, stop = self.site.settings.entries_per_page, self.walk_end(page)
+        rows: list[Row[Any]] = []
+        meta: dict[int, dict[str, str]] = {}
+        links: dict[int, str] = {}
+        if stop is None or bound.first_key < stop:
+            rows, meta, links = self._page_rows(bound.first_key, stop, size)
+        extra = [int(r.ID) for r in self.tail_rows(page)]
+        if extra:
+            more = qp.rows_by_id(self.conn, self.site.tables, extra, marked_only=True)
+            rows = sorted(rows + self._settle(more, meta, links), key=lambda r: int(r.ID))
         entries = build_entries(self.conn, self.site, self.ctype, rows, meta, links)
         return (self.first_links + entries) if page == 1 else entries
 
-    def range_end(self, page: int) -> int | None:
-        """Where the walk of page `page` stops (exclusive): the next page's first ID; for
-        the last page the ID after its last row when the bounds were read (the rows
-        newer than the bounds are read apart: rows_since_bounds), else None."""
-        bounds = self.bounds
-        if page < len(bounds):
-            return bounds[page].first_key
-        last_key = bounds[-1].last_key if bounds else None
-        return None if last_key is None else last_key + 1
-
-    def cut_at_last_key(self, page: int, bound: PageBound) -> bool:
-        """Whether page `page` is the last one, read up to its last_key (see range_end).
-
-        Walking on to the end of the table would read every row of other types created
-        after this type's last post (111,085 rows for the last post page at 1,000,000
-        posts, where the events came last), which grows with the site."""
-        return page == len(self.bounds) and bound.last_key is not None
-
     def _page_rows(self, first: int, before: int | None, size: int,
                    ) -> tuple[list[Row[Any]], dict[int, dict[str, str]], dict[int, str]]:
-        """Up to `size` listed rows from `first` (below `before`), their meta and the links
-        of those with a canonical override: rows whose override is not their own permalink
-        are dropped here, and the next rows read if that left the page short."""
+        """The listed rows from `first` below `before` (every one: a range holds its page's
+        rows plus those published in it since the pass; without `before`, up to `size`),
+        their meta and the links of those with a canonical override: rows whose override is
+        not their own permalink are dropped here."""
         cap = 2 * size  # a page's range holds its rows plus its few foreign canonicals
         rows: list[Row[Any]] = []
         meta: dict[int, dict[str, str]] = {}
@@ -255,34 +277,9 @@ class PostTypeProvider(TypeProvider):
             batch = qp.page_rows(self.conn, self.site.tables, self.page_condition, first, cap,
                                  before_id=before, marked_only=True)
             rows.extend(self._settle(batch, meta, links))
-            if len(rows) >= size or len(batch) < cap:
-                return rows[:size], meta, links
+            if len(batch) < cap or (before is None and len(rows) >= size):
+                return (rows if before is not None else rows[:size]), meta, links
             first = int(batch[-1].ID) + 1
-
-    def newer_than(self, bound: PageBound, size: int) -> list[Row[Any]]:
-        """The key columns of the listed rows the bounds pass of `bound` could not see
-        (rows_since_bounds, the canonical rule settled): the index's live tail."""
-        return self.listed(self.rows_since_bounds(bound, size))
-
-    def rows_since_bounds(self, bound: PageBound, size: int,
-                          full: bool = False) -> list[Row[Any]]:
-        """Rows of the last page the bounds pass of `bound` could not see, ID-ordered,
-        canonical rule not settled: up to `size` above the highest ID it saw, and up to
-        `size` from the page's first ID dated since it ran, less PUBLISH_LAG (a draft
-        published under the ID it got as a draft, a scheduled post WP-Cron published late).
-        Key columns, or page_rows()' columns when `full`."""
-        conn, t, where = self.conn, self.site.tables, self.page_condition
-        rows: dict[int, Row[Any]] = {}
-        if bound.seen_to is not None:
-            above = (qp.page_rows(conn, t, where, bound.seen_to + 1, size, marked_only=True)
-                     if full else qf.page_keys(conn, t, where, bound.seen_to + 1, size))
-            rows.update((int(r.ID), r) for r in above)
-        if bound.seen_at is not None:
-            start = bound.seen_at - PUBLISH_LAG
-            local_from = local_floor(self.site.options.zone, start, max(self.site.now, start))
-            rows.update((int(r.ID), r) for r in qf.published_since(
-                conn, t, where, start, local_from, bound.first_key, size, full))
-        return [rows[k] for k in sorted(rows)]
 
     def listed(self, rows: list[Row[Any]]) -> list[Row[Any]]:
         """The rows that stay listed under the canonical rule (see _settle)."""

@@ -18,7 +18,6 @@ from sqlalchemy import select
 
 from wpsitemaps.wordpress.dates import sql_utc
 from wpsitemaps.wordpress.queries.posts import NoIndex
-from wpsitemaps.wordpress.queries.posts import marked_columns
 from wpsitemaps.wordpress.schema import WPTables
 
 
@@ -31,8 +30,9 @@ def _columns(t: WPTables) -> list[Any]:
 
 
 def page_keys(conn: Connection, t: WPTables, where: ColumnElement[bool], first_id: int,
-              limit: int, before_id: int | None = None) -> list[Any]:
-    """The key columns of one ID-ordered page: the page query's rows without their text.
+              limit: int | None, before_id: int | None = None) -> list[Any]:
+    """The key columns of one ID-ordered page: the page query's rows without their text
+    (limit=None: every row of the range).
 
     No FORCE INDEX (PRIMARY) here: for a type whose rows are few and spread over the whole
     ID range (pages, whose one page starts at ID 2), walking the primary key reads every
@@ -48,18 +48,16 @@ def page_keys(conn: Connection, t: WPTables, where: ColumnElement[bool], first_i
 
 
 def published_since(conn: Connection, t: WPTables, where: ColumnElement[bool], start: datetime,
-                    local_from: datetime, first_id: int, limit: int,
-                    full: bool = False) -> list[Any]:
-    """The key columns (full: page_rows()' columns) of rows from `first_id` on dated from
-    `start` on (post_date_gmt), through the type_status_date index by the redundant bound
-    `post_date >= local_from` (dates.local_floor(): the site's zone, not the ±14 h any
-    zone could be, so the range holds the posts of about two hours, not of thirteen)."""
+                    local_from: datetime) -> list[Any]:
+    """The key columns of every row dated from `start` on (post_date_gmt), whatever its ID,
+    through the type_status_date index by the redundant bound `post_date >= local_from`
+    (dates.local_floor(): the site's zone, not the ±14 h any zone could be, so the range
+    holds the posts of about two hours, not of thirteen)."""
     p = t.posts
-    columns = marked_columns(t) if full else _columns(t)
-    stmt = (select(*columns)
-            .where(where, p.c.ID >= first_id, p.c.post_date_gmt >= sql_utc(start),
+    stmt = (select(*_columns(t))
+            .where(where, p.c.post_date_gmt >= sql_utc(start),
                    p.c.post_date >= sql_utc(local_from))
-            .order_by(p.c.ID).limit(limit)
+            .order_by(p.c.ID)
             .execution_options(paged=True))  # see wordpress.db._paged
     return list(conn.execute(stmt))
 

@@ -173,12 +173,14 @@ def evaluate(conn: Connection, t: WPTables, clauses: Clauses, post_id: int) -> d
 
 
 class PageSpan(NamedTuple):
-    """One page of an ID-ordered listing: its first ID and its newest dates (UTC or None)."""
+    """One page of an ID-ordered listing: its first ID, its newest dates (UTC or None), its
+    last ID and how many rows it holds."""
 
     first_id: int
     max_modified: datetime | None
     max_date: datetime | None
     last_id: int = 0
+    row_count: int = 0
 
     @property
     def bound(self) -> PageBound:
@@ -194,10 +196,10 @@ def page_bounds(conn: Connection, t: WPTables, where: ColumnElement[bool],
     inner = select(p.c.ID, p.c.post_modified_gmt, p.c.post_date_gmt, rn).where(where).subquery()
     page_no = ((inner.c.rn - 1) // per_page).label("page_no")
     stmt = (select(func.min(inner.c.ID), func.max(inner.c.post_modified_gmt),
-                   func.max(inner.c.post_date_gmt), func.max(inner.c.ID))
+                   func.max(inner.c.post_date_gmt), func.max(inner.c.ID), func.count())
             .group_by(page_no).order_by(page_no))
-    return [PageSpan(int(first), utc(modified), utc(date), int(last))
-            for first, modified, date, last in conn.execute(stmt)]
+    return [PageSpan(int(first), utc(modified), utc(date), int(last), int(count))
+            for first, modified, date, last, count in conn.execute(stmt)]
 
 
 def page_bounds_in_ranges(conn: Connection, t: WPTables, where: ColumnElement[bool],
@@ -225,10 +227,10 @@ def page_bounds_in_ranges(conn: Connection, t: WPTables, where: ColumnElement[bo
             last = int(pid)
             count += 1
             if count == per_page:
-                out.append(PageSpan(first, modified, dated, last))
+                out.append(PageSpan(first, modified, dated, last, count))
                 count = 0
     if count:
-        out.append(PageSpan(first, modified, dated, last))
+        out.append(PageSpan(first, modified, dated, last, count))
     return out
 
 
@@ -305,13 +307,13 @@ def page_rows(conn: Connection, t: WPTables, where: ColumnElement[bool], first_i
 
 
 def rows_by_id(conn: Connection, t: WPTables, ids: Iterable[int],
-               with_content: bool = True) -> list[Any]:
-    """Post rows (same columns as page_rows) for given IDs."""
+               with_content: bool = True, marked_only: bool = False) -> list[Any]:
+    """Post rows (same columns as page_rows, marked_only as there) for given IDs."""
     p = t.posts
+    cols = marked_columns(t) if with_content and marked_only else post_columns(t, with_content)
     out: list[Row[Any]] = []
     for chunk in chunks(ids):
-        out.extend(conn.execute(select(*post_columns(t, with_content)).where(p.c.ID.in_(chunk))
-                                .order_by(p.c.ID)))
+        out.extend(conn.execute(select(*cols).where(p.c.ID.in_(chunk)).order_by(p.c.ID)))
     return out
 
 
