@@ -12,11 +12,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from dataclasses import field
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from flask import Flask
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
 
 from tests.support.builder import Site
 from tests.support.publish import Publisher
@@ -176,3 +182,109 @@ def test_backdated_publication_is_listed_after_the_bounds_refresh(
     while post_url(8) not in served(app) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert post_url(8) in served(app)
+
+
+@dataclass
+class Model:
+    """What a run has published, and what it may still publish."""
+
+    published: set[int] = field(default_factory=set)
+    drafts: list[int] = field(default_factory=list)
+    scheduled: list[int] = field(default_factory=list)
+    old_ids: int = 0  # posts published under an old ID since the bounds were computed
+
+    @classmethod
+    def of(cls, kinds: list[str]) -> Model:
+        """The model of site_of(kinds)."""
+        model = cls()
+        for pid, kind in enumerate(kinds, start=1):
+            {"publish": model.published.add, "draft": model.drafts.append,
+             "future": model.scheduled.append}.get(kind, lambda _: None)(pid)
+        return model
+
+
+EVENTS = st.one_of(
+    st.tuples(st.just("insert"), st.sampled_from(["publish", "draft", "future", "page",
+                                                  "revision"]), st.integers(0, 59)),
+    st.tuples(st.sampled_from(["publish_draft", "cron_publish"]), st.integers(0, 99),
+              st.just(0)),
+    st.tuples(st.just("refresh"), st.just(0), st.just(0)),
+)
+
+
+def apply(app: Flask, pub: Publisher, model: Model, event: tuple[object, ...]) -> None:
+    """Write one event to the site and the model."""
+    op, arg, minutes = event
+    if op == "insert":
+        kind = str(arg)
+        post_type = {"page": "page", "revision": "revision"}.get(kind, "post")
+        status = {"page": "publish", "revision": "inherit"}.get(kind, kind)
+        pid = pub.insert(status, post_type, NOW - timedelta(minutes=int(str(minutes))))
+        {"publish": model.published.add, "draft": model.drafts.append,
+         "future": model.scheduled.append}.get(kind, lambda _: None)(pid)
+    elif op == "refresh":
+        refresh_bounds(app)
+        model.old_ids = 0
+    else:
+        waiting = model.drafts if op == "publish_draft" else model.scheduled
+        if waiting:
+            pid = waiting.pop(int(str(arg)) % len(waiting))
+            (pub.publish_draft if op == "publish_draft" else pub.cron_publish)(pid)
+            model.published.add(pid)
+            model.old_ids += 1
+
+
+def check(app: Flask, model: Model, size: int) -> None:
+    """Every published post is on exactly one page; the index lists pages 1..n, each
+    answering 200 with the entries that date it (post_pages()); every page but the last is
+    full, and none holds more than the posts published under old IDs since the bounds."""
+    pages = post_pages(app)
+    assert sorted(url for page in pages for url in page) == sorted(
+        post_url(pid) for pid in model.published)
+    assert all(len(page) >= size for page in pages[:-1])
+    assert all(len(page) <= size + model.old_ids for page in pages)
+
+
+def run(make_app: Callable[..., Flask], kinds: list[str], events: list[tuple[object, ...]],
+        size: int) -> None:
+    """Serve site_of(kinds), then check after each event."""
+    site = site_of(kinds)
+    app = make_app(site, ENTRIES_PER_PAGE=size)
+    pub, model = publisher(app, site), Model.of(kinds)
+    check(app, model, size)
+    for event in events:
+        apply(app, pub, model, event)
+        check(app, model, size)
+
+
+def property_settings(examples: int) -> settings:
+    """Hypothesis settings of the HTTP property tests: slow examples, one app each."""
+    return settings(max_examples=examples, deadline=None, suppress_health_check=[
+        HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+
+
+@property_settings(25)
+@given(kinds=st.lists(st.sampled_from(["publish", "publish", "draft", "future", "page"]),
+                      max_size=30),
+       events=st.lists(EVENTS, max_size=12))
+def test_every_published_post_is_on_exactly_one_page_of_7(
+        make_app: Callable[..., Flask], kinds: list[str],
+        events: list[tuple[object, ...]]) -> None:
+    """Any publishes between refreshes (new IDs, drafts published under old IDs, scheduled
+    posts published late): every published post is on exactly one page of 7."""
+    run(make_app, kinds, events, 7)
+
+
+@property_settings(6)
+@given(published=st.sampled_from([999, 1000, 1001, 2000]),
+       extra=st.lists(st.tuples(st.integers(0, 2000), st.sampled_from(["draft", "future"])),
+                      max_size=3),
+       events=st.lists(EVENTS, max_size=5))
+def test_every_published_post_is_on_exactly_one_page_of_1000(
+        make_app: Callable[..., Flask], published: int, extra: list[tuple[int, str]],
+        events: list[tuple[object, ...]]) -> None:
+    """The same with Yoast's default pages of 1,000, around full pages."""
+    kinds = ["publish"] * published
+    for position, kind in extra:
+        kinds.insert(min(position, len(kinds)), kind)
+    run(make_app, kinds, events, 1000)
