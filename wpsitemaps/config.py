@@ -62,6 +62,10 @@ class Settings:
     store_max_mb: int = 1024
     store_window: float = 2.0
     store_namespace: str | None = None
+    # Time bounds on the database (issue #22): what a request may wait in all, and what a
+    # background refresh, an export or a command may wait.
+    db_timeout: float = 4.0
+    db_background_timeout: float = 600.0
     extra: Mapping[str, Any] = field(default_factory=dict)
     # Multisite (issue #17): None = serve the whole network when `{base}blogs` exists,
     # False = one site per process; per-site settings ([sites.N] tables, by blog_id);
@@ -97,6 +101,8 @@ SCALAR_KEYS = {
     "store_max_mb": int,
     "store_window": float,
     "store_namespace": str,
+    "db_timeout": float,
+    "db_background_timeout": float,
     "network": bool,
     "site_cache_size": int,
 }
@@ -105,7 +111,8 @@ LIST_KEYS = {"news_post_types", "news_excluded_categories", "exclude_post_types"
 TABLE_KEYS = {"post_types", "taxonomies", "sites"}
 # What a [sites.N] table cannot change: the database and the network's own layout.
 NETWORK_ONLY_KEYS = {"database_url", "table_prefix", "base_prefix", "network",
-                     "site_cache_size", "sites", "pool_recycle", "cache_ttl"}
+                     "site_cache_size", "sites", "pool_recycle", "cache_ttl", "db_timeout",
+                     "db_background_timeout"}
 EXTRA_KEYS = {"headless", "robots", "feeds"}
 
 
@@ -211,6 +218,9 @@ def _build(raw: dict[str, Any], env: Mapping[str, str]) -> Settings:
         store_max_mb=_at_least(raw.get("store_max_mb", 1024), "WPSITEMAPS_STORE_MAX_MB", 1),
         store_window=_seconds(raw.get("store_window", 2.0), "WPSITEMAPS_STORE_WINDOW"),
         store_namespace=_namespace(raw.get("store_namespace")),
+        db_timeout=_limit(raw.get("db_timeout", 4.0), "WPSITEMAPS_DB_TIMEOUT"),
+        db_background_timeout=_limit(raw.get("db_background_timeout", 600.0),
+                                     "WPSITEMAPS_DB_BACKGROUND_TIMEOUT"),
         extra={k: raw[k] for k in EXTRA_KEYS if k in raw},
         network=_bool(raw["network"], "WPSITEMAPS_NETWORK")
         if raw.get("network") not in (None, "", "auto") else None,
@@ -261,6 +271,14 @@ def _seconds(value: Any, name: str) -> float:
         raise ConfigError(f"{name}: {value!r} is not a number of seconds") from None
     if not 0 <= number < 86_400:
         raise ConfigError(f"{name}: {number:g} must be between 0 and 86400")
+    return number
+
+
+def _limit(value: Any, name: str) -> float:
+    """A time limit on the database: seconds, at least 0.1 (there is no 'no limit')."""
+    number = _seconds(value, name)
+    if number < 0.1:
+        raise ConfigError(f"{name}: {number:g} must be at least 0.1 seconds")
     return number
 
 

@@ -2,13 +2,17 @@
 
 The shared MariaDB server must never be stopped (other test runs use it), so outages are
 made here instead: `down()` cuts every open connection and refuses new ones (accepted and
-closed at once, which pymysql reports as a lost connection), `up()` forwards again.
+closed at once, which pymysql reports as a lost connection), `silence()` makes a black hole
+(connections stay open and new ones are accepted, but nothing is forwarded either way: a
+server that hangs, or a network that drops packets), `slow(seconds)` delays every chunk
+forwarded either way (a server or network that is slow), `up()` forwards again.
 """
 
 from __future__ import annotations
 
 import socket
 import threading
+import time
 from types import TracebackType
 
 
@@ -22,6 +26,9 @@ class TcpProxy:
         self._lock = threading.Lock()
         self._open: set[socket.socket] = set()
         self._available = True
+        self._silent = False
+        self._delay = 0.0
+        self._held: set[socket.socket] = set()
         self._closed = False
         self.accepted = 0
         threading.Thread(target=self._accept_loop, daemon=True).start()
@@ -47,15 +54,30 @@ class TcpProxy:
         self.down()
         self.up()
 
-    def up(self) -> None:
-        """Forward new connections again."""
+    def silence(self) -> None:
+        """Stop forwarding anything, without closing: every read on either side waits."""
         with self._lock:
-            self._available = True
+            self._silent = True
+
+    def slow(self, seconds: float) -> None:
+        """Delay every chunk forwarded, either way, by `seconds` (0: no delay)."""
+        self._delay = seconds
+
+    def up(self) -> None:
+        """Forward new connections again (connections accepted while silent are closed)."""
+        self._delay = 0.0
+        with self._lock:
+            self._available, self._silent = True, False
+            held = list(self._held)
+            self._held.clear()
+        for sock in held:
+            _shut(sock)
 
     def close(self) -> None:
         """Stop listening and cut everything."""
         self._closed = True
         self.down()
+        self.up()
         _shut(self._listener)
 
     def _accept_loop(self) -> None:
@@ -65,7 +87,12 @@ class TcpProxy:
             except OSError:
                 return
             with self._lock:
-                available = self._available
+                available, silent = self._available, self._silent
+                if silent:
+                    self._held.add(client)
+            if silent:
+                threading.Thread(target=self._swallow, args=(client,), daemon=True).start()
+                continue
             if not available:
                 _shut(client)
                 continue
@@ -81,13 +108,24 @@ class TcpProxy:
             for src, dst in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pump, args=(src, dst), daemon=True).start()
 
+    def _swallow(self, sock: socket.socket) -> None:
+        """Read and drop whatever a held connection sends, until it closes."""
+        try:
+            while sock.recv(65536):
+                pass
+        except OSError:
+            pass
+
     def _pump(self, src: socket.socket, dst: socket.socket) -> None:
         try:
             while True:
                 data = src.recv(65536)
                 if not data:
                     break
-                dst.sendall(data)
+                if self._delay:
+                    time.sleep(self._delay)
+                if not self._silent:  # silenced: the bytes are lost, nothing answers
+                    dst.sendall(data)
         except OSError:
             pass
         finally:

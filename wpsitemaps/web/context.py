@@ -31,7 +31,9 @@ from wpsitemaps.sitemaps.bounds import SharedCache
 from wpsitemaps.sitemaps.registry import Registry
 from wpsitemaps.web.sites import Resolved
 from wpsitemaps.web.sites import Sites
+from wpsitemaps.wordpress.breaker import Breaker
 from wpsitemaps.wordpress.db import make_engine
+from wpsitemaps.wordpress.limits import within
 from wpsitemaps.wordpress.site import SiteContext
 from wpsitemaps.wordpress.site import build_site
 from wpsitemaps.wordpress.typereport import type_report
@@ -42,6 +44,7 @@ SETTINGS = "wpsitemaps.settings"
 BOUNDS_CACHE = "wpsitemaps.bounds_cache"
 SITES = "wpsitemaps.sites"
 REFRESH_ENVIRON_KEY = "wpsitemaps.refresh"  # not settable by clients (no HTTP_ prefix)
+BACKGROUND_ENVIRON_KEY = "wpsitemaps.background"  # no client waits: the long time limits
 SITE_ENVIRON_KEY = "wpsitemaps.site"  # the Resolved site of this request
 PREFIX_ENVIRON_KEY = "wpsitemaps.prefix"  # the path prefix moved to SCRIPT_NAME
 ERROR_ENVIRON_KEY = "wpsitemaps.site_error"  # the database failed while resolving
@@ -144,6 +147,12 @@ class SiteDispatch:
         self.wsgi_app = app.wsgi_app
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        # The whole request, site resolution included, runs within its time for the
+        # database (the body is complete when the app returns: nothing reads it later).
+        with within(db_seconds(self.app.extensions[SETTINGS], environ)):
+            return self._dispatch(environ, start_response)
+
+    def _dispatch(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         if SITE_ENVIRON_KEY not in environ:
             engine: Engine = self.app.extensions[ENGINE]
             host = environ.get("HTTP_HOST") or environ.get("SERVER_NAME", "")
@@ -158,6 +167,14 @@ class SiteDispatch:
                 move_prefix(environ, res)
         result: Iterable[bytes] = self.wsgi_app(environ, start_response)
         return result
+
+
+def db_seconds(config: Settings, environ: dict[str, Any]) -> float:
+    """How long this request may wait on the database in all: the background limit for the
+    refresh and exports, else `db_timeout`."""
+    if environ.get(REFRESH_ENVIRON_KEY) or environ.get(BACKGROUND_ENVIRON_KEY):
+        return config.db_background_timeout
+    return config.db_timeout
 
 
 def shared_cache() -> SharedCache:
@@ -192,7 +209,7 @@ class Refresher:
     def _run(self, site: Resolved | None) -> None:
         try:
             client = self.app.test_client()
-            environ: dict[str, Any] = {REFRESH_ENVIRON_KEY: True}
+            environ: dict[str, Any] = {REFRESH_ENVIRON_KEY: True, BACKGROUND_ENVIRON_KEY: True}
             if site is not None:
                 environ[SITE_ENVIRON_KEY] = site
             resp = client.get("/sitemap_index.xml", environ_base=environ)
@@ -208,7 +225,7 @@ class Refresher:
 def init_app(app: Flask, config: Settings) -> None:
     """Create the engine and the bounds cache, and register the connection's teardown."""
     app.extensions[SETTINGS] = config
-    app.extensions[ENGINE] = make_engine(config)
+    app.extensions[ENGINE] = make_engine(config, Breaker())
     app.extensions[BOUNDS_CACHE] = BoundsCache(config.cache_ttl, on_stale=Refresher(app))
     app.extensions[SITES] = Sites(config)
     app.teardown_appcontext(close_conn)

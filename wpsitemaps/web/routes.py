@@ -45,6 +45,7 @@ from wpsitemaps.web.xslt import STYLESHEETS
 from wpsitemaps.web.xslt import transform
 from wpsitemaps.web.xslt import wants_html
 from wpsitemaps.wordpress.dates import latest
+from wpsitemaps.wordpress.limits import DatabaseUnavailable
 from wpsitemaps.wordpress.site import SiteContext
 
 log = logging.getLogger(__name__)
@@ -207,9 +208,14 @@ def plain(body: str, status: int, **headers: str) -> Response:
     return resp
 
 
-def database_unavailable(exc: Exception) -> Response:
+def database_unavailable(exc: Exception) -> BaseResponse:
     """The database cannot be read right now: 503 with Retry-After, never a traceback."""
-    log.error("database unavailable: %s", exc.__class__.__name__, exc_info=exc)
+    if isinstance(exc, DatabaseUnavailable):
+        # Not asked at all (the breaker is open, or the request's time is spent): the
+        # breaker logs the outage once; a traceback per request would fill the log.
+        log.info("database unavailable: %s", exc)
+    else:
+        log.error("database unavailable: %s", exc.__class__.__name__, exc_info=exc)
     return plain("Service unavailable: the WordPress database cannot be read right now.",
                  503, **{"Retry-After": str(RETRY_AFTER_SECONDS)})
 
@@ -249,7 +255,7 @@ def init_app(app: Flask) -> None:
     robots.init_app(app)
     app.register_blueprint(bp)
     # DBAPIError covers OperationalError and the drivers' other errors.
-    for exc_type in (DBAPIError, PoolTimeout):
+    for exc_type in (DBAPIError, PoolTimeout, DatabaseUnavailable):
         app.register_error_handler(exc_type, database_unavailable)
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(Exception, internal_error)

@@ -23,6 +23,7 @@ from wpsitemaps.wordpress.languages import Languages
 from wpsitemaps.wordpress.languages import flag
 from wpsitemaps.wordpress.languages import names
 from wpsitemaps.wordpress.languages import parse_settings
+from wpsitemaps.wordpress.limits import transient
 from wpsitemaps.wordpress.objectlangs import post_groups
 from wpsitemaps.wordpress.objectlangs import post_languages
 from wpsitemaps.wordpress.options import SiteOptions
@@ -78,7 +79,9 @@ def _wpml(conn: Connection, opts: SiteOptions, prefix: str) -> Languages | None:
     active = [str(c) for c in (as_dict(settings.get("active_languages")).values())]
     try:
         rows = {str(r.code): r for r in qw.languages(conn, prefix)}
-    except SQLAlchemyError:
+    except SQLAlchemyError as exc:
+        if transient(exc):
+            raise  # a timeout is not a missing table: the site must not lose its languages
         return None  # WPML's settings without its tables: nothing to go on
     order = [str(c) for c in as_dict(settings.get("languages_order")).values()] or active
     codes = [c for c in order if c in active and c in rows] + [
