@@ -25,20 +25,25 @@ SQLITE_LONG = ("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n "
 
 
 def test_time_settings_defaults() -> None:
-    """A request waits 4 s on the database in all, the background 600 s."""
+    """A request waits 4 s on the database in all, the background 600 s, and stored copies
+    are served for 6 hours past cache_ttl while the database fails."""
     settings = load_settings({"DATABASE_URL": "sqlite:///x"}, environ={})
     assert (settings.db_timeout, settings.db_background_timeout) == (4.0, 600.0)
+    assert settings.stale_if_error == 21_600
 
 
 def test_time_settings_from_environment() -> None:
     """The limits are read from WPSITEMAPS_DB_TIMEOUT and its neighbours."""
     settings = load_settings({"DATABASE_URL": "sqlite:///x"}, environ={
-        "WPSITEMAPS_DB_TIMEOUT": "2.5", "WPSITEMAPS_DB_BACKGROUND_TIMEOUT": "90"})
+        "WPSITEMAPS_DB_TIMEOUT": "2.5", "WPSITEMAPS_DB_BACKGROUND_TIMEOUT": "90",
+        "WPSITEMAPS_STALE_IF_ERROR": "0"})
     assert (settings.db_timeout, settings.db_background_timeout) == (2.5, 90.0)
+    assert settings.stale_if_error == 0
 
 
 @pytest.mark.parametrize("key,value", [("DB_TIMEOUT", 0), ("DB_TIMEOUT", "soon"),
-                                       ("DB_BACKGROUND_TIMEOUT", -1)])
+                                       ("DB_BACKGROUND_TIMEOUT", -1),
+                                       ("STALE_IF_ERROR", -5)])
 def test_time_settings_refuse_nonsense(key: str, value: object) -> None:
     """No limit of zero (there is no 'wait forever'), no words, no negative seconds."""
     with pytest.raises(ConfigError, match=key):

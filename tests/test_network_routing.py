@@ -258,3 +258,19 @@ def test_network_robots_txt_skips_a_site_without_tables(ms_copy: str) -> None:
     resp = get(network_app(ms_copy).test_client(), "http://localhost/robots.txt")
     lines = [line for line in resp.data.decode().splitlines() if line.startswith("Sitemap:")]
     assert resp.status_code == 200 and len(lines) == 3 and "ghost" not in resp.data.decode()
+
+
+def test_network_sites_found_while_database_fails(ms_copy: str, tmp_path: Path) -> None:
+    """When the database fails, each site of a network is still found by host and path (a
+    worker's last answers, else the page store's) and its stored documents are served."""
+    store = str(tmp_path / "store")
+    urls = ("http://localhost/fr/post-sitemap.xml", "http://127.0.0.1/post-sitemap.xml",
+            "http://localhost/post-sitemap.xml")
+    running = network_app(ms_copy, STORE=store)
+    bodies = {url: get(running.test_client(), url).data for url in urls}
+    Path(ms_copy.removeprefix("sqlite:///")).write_bytes(b"not a database\x00" * 100)
+    started = network_app(ms_copy, STORE=store)
+    for app in (running, started):
+        for url, body in bodies.items():
+            resp = get(app.test_client(), url)
+            assert resp.status_code == 200 and resp.data == body and "Age" in resp.headers

@@ -1,6 +1,7 @@
 """A database that is silent, locked or slow (issue #22, item 5): every answer comes within
-the configured time (503 + Retry-After for what cannot be read), and once the database
-answers again everything is served fresh.
+the configured time, stored documents are served from the store (stale-if-error, with Age),
+a never-stored one gets 503 + Retry-After, and once the database answers again everything
+is fresh.
 
 Silence and slowness are made by tests/support/tcpproxy.py (a black hole, a delay), the lock
 by `LOCK TABLES ... WRITE` held by another MariaDB connection; the shared server is never
@@ -30,8 +31,8 @@ STORED = ("/sitemap_index.xml", "/post-sitemap.xml", "/page-sitemap.xml",
           "/category-sitemap.xml")
 NEVER_STORED = "/post-sitemap2.xml"
 DB_TIMEOUT = 4.0  # the default, set here because the suite may set another one
-# The assertions allow 1 s for "at once" on this shared, noisy machine (the figures seen
-# are in the report).
+# What the issue asks of a stored document while the database fails is 100 ms; the
+# assertions allow 1 s on this shared, noisy machine (the figures seen are in the report).
 AT_ONCE = 1.0
 MARGIN = 1.0
 
@@ -79,6 +80,13 @@ def warm(client: FlaskClient, paths: tuple[str, ...] = (*STORED, "/robots.txt")
     return bodies
 
 
+def assert_stored_copy(resp: Any, body: bytes) -> None:
+    """A 200 with the stored bytes and an Age header (seconds since last known current)."""
+    assert resp.status_code == 200, (resp.status_code, resp.data[:200])
+    assert resp.data == body
+    assert int(resp.headers["Age"]) >= 0
+
+
 def recovered(client: FlaskClient, path: str = "/post-sitemap.xml",
               within: float = 10.0) -> Any:
     """Poll `path` until it is answered fresh (200 without Age) again; that answer."""
@@ -102,6 +110,20 @@ def silent(database: str, proxy: TcpProxy, tmp_path: Path) -> Iterator[tuple[Fla
     yield client, bodies
     proxy.up()
     recovered(client)
+
+
+def test_silent_database_stored_documents_answer(
+        silent: tuple[FlaskClient, dict[str, bytes]]) -> None:
+    """With the database silent, stored documents are served from the store with Age: the
+    first request waits at most db_timeout, the others answer at once."""
+    client, bodies = silent
+    first, took = timed(client, STORED[0])
+    assert_stored_copy(first, bodies[STORED[0]])
+    assert took < DB_TIMEOUT + MARGIN, took
+    for path in STORED * 3:
+        resp, took = timed(client, path)
+        assert_stored_copy(resp, bodies[path])
+        assert took < AT_ONCE, (path, took)
 
 
 def test_silent_database_never_stored_document_gets_503_at_once(
@@ -137,9 +159,9 @@ def test_silent_database_recovery_is_fresh(
         database: str, proxy: TcpProxy, tmp_path: Path) -> None:
     """A change made while the database was silent shows as soon as it answers again."""
     client = make(database, tmp_path, proxy.port).test_client()
-    warm(client)
+    bodies = warm(client)
     proxy.silence()
-    client.get("/post-sitemap.xml")
+    assert_stored_copy(client.get("/post-sitemap.xml"), bodies["/post-sitemap.xml"])
     with wpdb.root_conn(database) as con, con.cursor() as cur:
         cur.execute("UPDATE wp_posts SET post_modified_gmt = '2026-11-29 11:11:11' "
                     "WHERE post_name = 'post-0'")
@@ -147,14 +169,33 @@ def test_silent_database_recovery_is_fresh(
     assert b"2026-11-29T11:11:11+00:00" in recovered(client).data
 
 
+def test_expired_site_resolution_is_kept_when_silent(
+        database: str, proxy: TcpProxy, tmp_path: Path) -> None:
+    """Past cache_ttl the request's site is read again; when the database is silent its last
+    known answer is used, so stored documents are still found."""
+    client = make(database, tmp_path, proxy.port, CACHE_TTL=1).test_client()
+    bodies = warm(client)
+    time.sleep(1.2)
+    proxy.silence()
+    try:
+        for path in STORED:
+            assert_stored_copy(client.get(path), bodies[path])
+    finally:
+        proxy.up()
+    recovered(client)
+
+
 def test_slow_database_request_is_bounded(
         database: str, proxy: TcpProxy, tmp_path: Path) -> None:
     """A database slow on every statement (none over its limit) still answers within
-    db_timeout: 503 for what cannot be read in time."""
+    db_timeout: the stored copy, or 503 for a document never stored."""
     client = make(database, tmp_path, proxy.port, DB_TIMEOUT=1.0).test_client()
-    warm(client, ("/post-sitemap.xml",))
+    bodies = warm(client, ("/post-sitemap.xml",))
     proxy.slow(0.15)
     try:
+        resp, took = timed(client, "/post-sitemap.xml")
+        assert_stored_copy(resp, bodies["/post-sitemap.xml"])
+        assert took < 1.0 + MARGIN, took
         resp, took = timed(client, NEVER_STORED)
         assert_unavailable(resp)
         assert took < 1.0 + MARGIN, took
@@ -176,6 +217,20 @@ def locked(database: str, tmp_path: Path) -> Iterator[tuple[FlaskClient, dict[st
     recovered(client)
 
 
+def test_locked_table_stored_documents_answer(
+        locked: tuple[FlaskClient, dict[str, bytes]]) -> None:
+    """With wp_posts locked, stored documents are served from the store with Age: the first
+    request waits about a second (the lock wait), the others answer at once."""
+    client, bodies = locked
+    first, took = timed(client, "/post-sitemap.xml")
+    assert_stored_copy(first, bodies["/post-sitemap.xml"])
+    assert took < 1.0 + MARGIN, took
+    for path in STORED * 3:
+        resp, took = timed(client, path)
+        assert_stored_copy(resp, bodies[path])
+        assert took < AT_ONCE, (path, took)
+
+
 def test_locked_table_never_stored_gets_503_in_time(
         locked: tuple[FlaskClient, dict[str, bytes]]) -> None:
     """With wp_posts locked, a document never stored gets 503 + Retry-After after about a
@@ -192,9 +247,9 @@ def test_locked_table_never_stored_gets_503_in_time(
 def test_locked_table_recovery_is_fresh(database: str, tmp_path: Path) -> None:
     """Once the table is unlocked, documents are rendered fresh again, without a restart."""
     client = make(database, tmp_path).test_client()
-    warm(client)
+    bodies = warm(client)
     with wpdb.root_conn(database) as con, con.cursor() as cur:
         cur.execute("LOCK TABLES wp_posts WRITE")
-        client.get("/post-sitemap.xml")
+        assert_stored_copy(client.get("/post-sitemap.xml"), bodies["/post-sitemap.xml"])
         cur.execute("UNLOCK TABLES")
     assert recovered(client, NEVER_STORED).status_code == 200

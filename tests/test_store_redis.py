@@ -197,3 +197,13 @@ def test_record_larger_than_any_stored_is_not_read(space: str) -> None:
 
 def _refuse(*_args: Any, **_kwargs: Any) -> Any:
     raise AssertionError("must not be called")
+
+
+def test_pages_kept_for_stale_if_error(space: str, peer_sqlite_url: str) -> None:
+    """A stored page expires from Redis no sooner than it may be served while the database
+    fails: twice cache_ttl plus stale_if_error after its render."""
+    url = f"redis://127.0.0.1:{REDIS_PORT}/0"
+    app = redis_app(url, peer_sqlite_url, space, CACHE_TTL=300, STALE_IF_ERROR=7200)
+    assert app.test_client().get("/post-sitemap.xml").status_code == 200
+    key = next(redis.Redis(port=REDIS_PORT).scan_iter(match=f"{space}/*/post-sitemap.xml"))
+    assert 2 * 300 + 7200 - 60 <= redis.Redis(port=REDIS_PORT).ttl(key) <= 2 * 300 + 7200

@@ -62,10 +62,12 @@ class Settings:
     store_max_mb: int = 1024
     store_window: float = 2.0
     store_namespace: str | None = None
-    # Time bounds on the database (issue #22): what a request may wait in all, and what a
-    # background refresh, an export or a command may wait.
+    # Time bounds on the database (issue #22): what a request may wait in all, what a
+    # background refresh, an export or a command may wait, and how long past cache_ttl a
+    # stored document is still served when the database fails.
     db_timeout: float = 4.0
     db_background_timeout: float = 600.0
+    stale_if_error: int = 21_600
     extra: Mapping[str, Any] = field(default_factory=dict)
     # Multisite (issue #17): None = serve the whole network when `{base}blogs` exists,
     # False = one site per process; per-site settings ([sites.N] tables, by blog_id);
@@ -103,6 +105,7 @@ SCALAR_KEYS = {
     "store_namespace": str,
     "db_timeout": float,
     "db_background_timeout": float,
+    "stale_if_error": int,
     "network": bool,
     "site_cache_size": int,
 }
@@ -112,7 +115,7 @@ TABLE_KEYS = {"post_types", "taxonomies", "sites"}
 # What a [sites.N] table cannot change: the database and the network's own layout.
 NETWORK_ONLY_KEYS = {"database_url", "table_prefix", "base_prefix", "network",
                      "site_cache_size", "sites", "pool_recycle", "cache_ttl", "db_timeout",
-                     "db_background_timeout"}
+                     "db_background_timeout", "stale_if_error"}
 EXTRA_KEYS = {"headless", "robots", "feeds"}
 
 
@@ -221,6 +224,8 @@ def _build(raw: dict[str, Any], env: Mapping[str, str]) -> Settings:
         db_timeout=_limit(raw.get("db_timeout", 4.0), "WPSITEMAPS_DB_TIMEOUT"),
         db_background_timeout=_limit(raw.get("db_background_timeout", 600.0),
                                      "WPSITEMAPS_DB_BACKGROUND_TIMEOUT"),
+        stale_if_error=_at_least(raw.get("stale_if_error", 21_600),
+                                 "WPSITEMAPS_STALE_IF_ERROR", 0),
         extra={k: raw[k] for k in EXTRA_KEYS if k in raw},
         network=_bool(raw["network"], "WPSITEMAPS_NETWORK")
         if raw.get("network") not in (None, "", "auto") else None,

@@ -192,7 +192,8 @@ def open_store(settings: Settings, check: bool = True) -> Store | None:
     if where.startswith(("redis://", "rediss://", "unix://")):
         from wpsitemaps.store.redis import RedisStore
 
-        store = RedisStore(where, ttl=max(settings.cache_ttl, 1) * 2)
+        # Kept past cache_ttl for stale_if_error: served when the database fails.
+        store = RedisStore(where, ttl=max(settings.cache_ttl, 1) * 2 + settings.stale_if_error)
     else:
         from wpsitemaps.store.disk import DiskStore
 

@@ -8,9 +8,10 @@ holds `head` (the JSON header line: fingerprint, ETag, dates, length, SHA-256), 
 `checked` (time of the last revalidation); HMGET reads the head alone.
 
 Writes are one MULTI/EXEC (HSET of every field plus EXPIRE), so readers see a whole record
-or none. The size is bounded by the expiry (twice `cache_ttl`: a record older than
-`cache_ttl` is never served anyway) and by the server's own `maxmemory` policy. Timeouts are
-short: when Redis is slow or down, pages are rendered without the store (web.store).
+or none. The size is bounded by the expiry (twice `cache_ttl` plus `stale_if_error`: a record
+older than that is never served, not even while the database fails) and by the server's own
+`maxmemory` policy. Timeouts are short: when Redis is slow or down, pages are rendered
+without the store (web.store).
 """
 
 from __future__ import annotations

@@ -100,6 +100,31 @@ def resolution() -> Resolved:
     return resolved
 
 
+def known_resolution() -> Resolved | None:
+    """The site of this request if resolving it succeeded (or gave its last known answer)."""
+    res: Resolved | None = request.environ.get(SITE_ENVIRON_KEY)
+    return res
+
+
+def in_background() -> bool:
+    """Whether no client waits for this request (the refresh, an export): it gets the long
+    time limits, and never a stored copy in place of what the database says."""
+    env = request.environ
+    return bool(env.get(REFRESH_ENVIRON_KEY) or env.get(BACKGROUND_ENVIRON_KEY))
+
+
+def note_document(document: str) -> None:
+    """Record which stored document this request is for (its stored copy is the answer
+    when the database fails: web.routes.stale_answer)."""
+    g.wp_document = document
+
+
+def noted_document() -> str | None:
+    """The stored document this request is for, if a route noted one."""
+    document: str | None = g.get("wp_document")
+    return document
+
+
 def load_site() -> SiteContext:
     """The site context of this request (built once per request; kept across requests in
     the sites' LRU while its options are unchanged)."""

@@ -34,7 +34,7 @@ COMPRESSIBLE = {"application/xml", "text/xml", "text/plain", "text/html", "text/
 STRIPPED = {"HTTP_ACCEPT", "HTTP_ACCEPT_ENCODING", "HTTP_IF_NONE_MATCH",
             "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_MATCH", "HTTP_IF_UNMODIFIED_SINCE",
             "HTTP_RANGE", "HTTP_IF_RANGE"}
-COPIED = ("Last-Modified", "Cache-Control", "X-Robots-Tag")
+COPIED = ("Last-Modified", "Cache-Control", "X-Robots-Tag", "Age")
 # WSGI environ key (not settable by clients: no HTTP_ prefix) of the list through which the
 # page store hands over a stored gzip twin (web.store).
 TWIN_KEY = "wpsitemaps.gzip_twin"

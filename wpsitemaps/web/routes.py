@@ -33,7 +33,11 @@ from wpsitemaps.sitemaps.registry import Registry
 from wpsitemaps.sitemaps.render import render_index
 from wpsitemaps.sitemaps.render import render_urlset
 from wpsitemaps.sitemaps.render import stylesheet_href
+from wpsitemaps.web.context import in_background
+from wpsitemaps.web.context import known_resolution
 from wpsitemaps.web.context import load_sitemaps
+from wpsitemaps.web.context import note_document
+from wpsitemaps.web.context import noted_document
 from wpsitemaps.web.context import resolution
 from wpsitemaps.web.context import sites
 from wpsitemaps.web.display import view_params
@@ -176,6 +180,7 @@ def sitemap_page(filename: str) -> BaseResponse:
 def stored_in_window(document: str) -> BaseResponse | None:
     """The stored answer of a document inside the page store's window (PageStore.in_window),
     or None: then the site is loaded and the document served as usual."""
+    note_document(document)
     pages = page_store()
     return None if pages is None else pages.in_window(sites().key(resolution()), document)
 
@@ -209,7 +214,13 @@ def plain(body: str, status: int, **headers: str) -> Response:
 
 
 def database_unavailable(exc: Exception) -> BaseResponse:
-    """The database cannot be read right now: 503 with Retry-After, never a traceback."""
+    """The database cannot be read right now: what can be answered without it (a stored
+    document), else 503 with Retry-After, never a traceback. The refresh and exports must
+    fail rather than take a stored copy."""
+    answer = None if in_background() else answer_without_database()
+    if answer is not None:
+        log.debug("database unavailable (%s): answered without it", exc.__class__.__name__)
+        return answer
     if isinstance(exc, DatabaseUnavailable):
         # Not asked at all (the breaker is open, or the request's time is spent): the
         # breaker logs the outage once; a traceback per request would fill the log.
@@ -218,6 +229,20 @@ def database_unavailable(exc: Exception) -> BaseResponse:
         log.error("database unavailable: %s", exc.__class__.__name__, exc_info=exc)
     return plain("Service unavailable: the WordPress database cannot be read right now.",
                  503, **{"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+
+def answer_without_database() -> BaseResponse | None:
+    """The request's stored document (stale-if-error); None when there is none."""
+    return stale_answer()
+
+
+def stale_answer() -> BaseResponse | None:
+    """The stored copy of this request's document when the database failed (PageStore.stale),
+    or None: no store, no document noted, the site unknown, or nothing stored in time."""
+    pages, document, res = page_store(), noted_document(), known_resolution()
+    if pages is None or document is None or res is None:
+        return None
+    return pages.stale(sites().key(res), document)
 
 
 def http_error(exc: HTTPException) -> Response:

@@ -10,7 +10,9 @@ and the site contexts, built on first request and kept in a bounded LRU (issues 
 
 Nothing here reads Flask's globals: web.context calls it with the request's host and path.
 Every database read is cached for `cache_ttl` seconds, so a site created, archived or
-mapped in WordPress is seen within that time, without a restart.
+mapped in WordPress is seen within that time, without a restart. When the database fails
+to answer a read that expired, the last answer is used (kept until the LRU drops it): every
+document is found through its site, so without it nothing stored could be served.
 """
 
 from __future__ import annotations
@@ -23,9 +25,11 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from dataclasses import replace
 from typing import Any
+from typing import Protocol
 from urllib.parse import urlsplit
 
 from sqlalchemy import Connection
+from sqlalchemy.exc import SQLAlchemyError
 
 from wpsitemaps.config import Settings
 from wpsitemaps.wordpress.network import Blog
@@ -67,6 +71,33 @@ class TTLCache:
             self._data.move_to_end(key)
             return hit[1]
 
+    def last(self, key: Any) -> Any:
+        """The value even if expired (the last known answer), or MISSING."""
+        with self._lock:
+            hit = self._data.get(key)
+            return MISSING if hit is None else hit[1]
+
+    def read(self, key: Any, compute: Callable[[], Any], recall: Recall | None = None) -> Any:
+        """The cached value, else compute() (cached, and given to `recall` when it changed);
+        when compute() fails on the database, the last known value: this cache's, else
+        the one `recall` kept (a process started during the failure)."""
+        found = self.get(key)
+        if found is not MISSING:
+            return found
+        try:
+            found = compute()
+        except SQLAlchemyError:
+            found = self.last(key)
+            if found is MISSING and recall is not None:
+                found = recall.load(key)
+            if found is MISSING:
+                raise
+            return found
+        if recall is not None and self.last(key) != found:
+            recall.save(key, found)
+        self.put(key, found)
+        return found
+
     def put(self, key: Any, value: Any) -> None:
         """Store a value, dropping the least recently used past `size`."""
         if self.ttl <= 0:
@@ -80,6 +111,16 @@ class TTLCache:
     def __len__(self) -> int:
         with self._lock:
             return len(self._data)
+
+
+class Recall(Protocol):
+    """A second memory of resolutions that outlives the process (web.recall: the store)."""
+
+    def save(self, cache_key: Any, value: Any) -> None:
+        """Keep an answer just read from the database."""
+
+    def load(self, cache_key: Any) -> Any:
+        """The kept answer, or MISSING."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +155,7 @@ class Sites:
         self._facts = TTLCache(ttl, 64, clock)
         self._routes = TTLCache(ttl, 4096, clock)
         self._contexts = TTLCache(ttl, settings.site_cache_size, clock)
+        self.recall: Recall | None = None  # set when a page store is configured
 
     @property
     def base_prefix(self) -> str:
@@ -122,12 +164,12 @@ class Sites:
 
     def mode(self, connect: Connect) -> Mode:
         """Network or single site (read once per cache_ttl)."""
-        found = self._facts.get("mode")
-        if found is MISSING:
+
+        def read() -> Mode:
             with connect() as conn:
-                found = self._read_mode(conn)
-            self._facts.put("mode", found)
-        mode: Mode = found
+                return self._read_mode(conn)
+
+        mode: Mode = self._facts.read("mode", read, self.recall)
         return mode
 
     def _read_mode(self, conn: Connection) -> Mode:
@@ -158,13 +200,12 @@ class Sites:
         depth = len([p for p in net.path.split("/") if p])
         segments = 1 + depth if path.lower().startswith(net.path.lower()) else 1
         domains, paths = request_domains(host), request_paths(path, segments)
-        key = (tuple(domains), tuple(paths))
-        found = self._routes.get(key)
-        if found is MISSING:
+        def read() -> Resolved:
             with connect() as conn:
-                found = self._route(conn, net, domains, paths)
-            self._routes.put(key, found)
-        resolved: Resolved = found
+                return self._route(conn, net, domains, paths)
+
+        resolved: Resolved = self._routes.read(("route", tuple(domains), tuple(paths)), read,
+                                               self.recall)
         return resolved
 
     def _route(self, conn: Connection, main: Network, domains: list[str],
@@ -178,12 +219,8 @@ class Sites:
 
     def network(self, conn: Connection, site_id: int) -> Network:
         """The facts of one network (cached)."""
-        key = ("network", site_id)
-        found = self._facts.get(key)
-        if found is MISSING:
-            found = qn.network(conn, self.base_prefix, site_id)
-            self._facts.put(key, found)
-        net: Network = found
+        net: Network = self._facts.read(
+            ("network", site_id), lambda: qn.network(conn, self.base_prefix, site_id))
         return net
 
     def resolve_blog(self, conn: Connection, blog_id: int) -> Resolved:
@@ -225,12 +262,8 @@ class Sites:
     def network_indexes(self, conn: Connection, network: Network) -> list[str]:
         """The index URL of every public, live site of a network, by blog_id (what Yoast
         adds to robots.txt on a subdirectory network; mapped domains included)."""
-        key = ("indexes", network.network_id)
-        found = self._facts.get(key)
-        if found is MISSING:
-            found = self._read_indexes(conn, network)
-            self._facts.put(key, found)
-        urls: list[str] = found
+        urls: list[str] = self._facts.read(("indexes", network.network_id),
+                                           lambda: self._read_indexes(conn, network))
         return urls
 
     def _read_indexes(self, conn: Connection, network: Network) -> list[str]:

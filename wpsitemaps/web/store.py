@@ -23,7 +23,8 @@ for the XML render it was made from, and the HTML also only for the stylesheets'
 
 When the store fails (Redis down, disk full) the page is rendered without it; the failure is
 logged and the store is left alone for a few seconds (store.base.Guard), so an outage costs
-no timeouts.
+no timeouts. When the database fails instead, `stale()` gives the stored copy of a document
+for `stale_if_error` seconds past `cache_ttl` (web.routes.database_unavailable).
 """
 
 from __future__ import annotations
@@ -52,12 +53,15 @@ from wpsitemaps.store.base import Store
 from wpsitemaps.store.base import namespace
 from wpsitemaps.store.base import open_store
 from wpsitemaps.web.context import BOUNDS_CACHE
+from wpsitemaps.web.context import SITES
 from wpsitemaps.web.gzip import TWIN_KEY
 from wpsitemaps.web.gzip import add_vary
 from wpsitemaps.web.gzip import gzip_bytes
 from wpsitemaps.web.gzip import gzip_quality
 from wpsitemaps.web.gzip import variant_etag
 from wpsitemaps.web.headers import set_headers
+from wpsitemaps.web.recall import StoreRecall
+from wpsitemaps.web.sites import Sites
 from wpsitemaps.web.xslt import transform
 from wpsitemaps.web.xslt import view_version
 from wpsitemaps.web.xslt import wants_html
@@ -77,11 +81,12 @@ class PageStore:
     """The app's view of its store: keys, the freshness rules and failure handling."""
 
     def __init__(self, backend: Store, space: str, ttl: float, window: float,
-                 clock: Callable[[], float] = time.time) -> None:
+                 stale_for: float = 0.0, clock: Callable[[], float] = time.time) -> None:
         self.backend = backend
         self.namespace = space
         self.ttl = ttl
         self.window = window
+        self.stale_for = stale_for
         self.clock = clock
         self.guard = Guard(backend)
 
@@ -103,6 +108,21 @@ class PageStore:
         if rec is None or now - rec.rendered_at >= self.ttl or now - rec.checked_at >= self.window:
             return None
         return self._serve(key, rec, "main", {})
+
+    def stale(self, site_key: str, document: str) -> BaseResponse | None:
+        """The stored XML answer of a document whose revalidation or render failed on the
+        database (stale-if-error): a record rendered less than `cache_ttl` +
+        `stale_if_error` seconds ago, with `Age` (seconds since it was last known current).
+        Browsers get the XML too: their view's pager needs the database. None without one."""
+        key = self.key(site_key, document)
+        rec = self.attempt(self.backend.head, key)
+        now = self.clock()
+        if rec is None or now - rec.rendered_at >= self.ttl + self.stale_for:
+            return None
+        resp = self._serve(key, rec, "main", {}, as_html=False)
+        if resp is not None:
+            resp.headers["Age"] = str(max(0, int(now - max(rec.rendered_at, rec.checked_at))))
+        return resp
 
     def attempt(self, fn: Callable[..., T], *args: Any) -> T | None:
         """fn(*args), or None when the store fails (store.base.Guard)."""
@@ -146,10 +166,11 @@ class PageStore:
             self.attempt(self.backend.put, key, rec, body)
         return self._answer(key, rec, body, kind, params)
 
-    def _serve(self, key: str, rec: Record, kind: str,
-               view: dict[str, str]) -> BaseResponse | None:
-        """Answer from a valid record: 304 from its head, else its (variant's) bytes."""
-        if wants_html(request.headers):
+    def _serve(self, key: str, rec: Record, kind: str, view: dict[str, str],
+               as_html: bool = True) -> BaseResponse | None:
+        """Answer from a valid record: 304 from its head, else its (variant's) bytes;
+        as_html=False answers the XML even to a browser."""
+        if as_html and wants_html(request.headers):
             html = None if "now" in view else self._variant(html_key(key, view),
                                                             html_bound(rec))
             if html is not None and html.body is not None:
@@ -166,12 +187,12 @@ class PageStore:
         full = self.attempt(self.backend.get, key)
         if full is None or full.body is None or full.etag != rec.etag:
             return None
-        return self._answer(key, rec, full.body, kind, view)
+        return self._answer(key, rec, full.body, kind, view, as_html)
 
     def _answer(self, key: str, rec: Record, body: bytes, kind: str,
-                view: dict[str, str]) -> BaseResponse:
+                view: dict[str, str], as_html: bool = True) -> BaseResponse:
         """The response for the XML bytes of `rec`, in the variant the request negotiates."""
-        if wants_html(request.headers):
+        if as_html and wants_html(request.headers):
             html = transform(body, kind, view)
             etag = hashlib.sha256(html).hexdigest()
             if "now" not in view:  # the news view's ages change every second: not stored
@@ -265,7 +286,8 @@ def init_app(app: Flask, settings: Settings) -> None:
     backend = open_store(settings, check=False)
     if backend is None:
         return
-    store = PageStore(backend, namespace(settings), settings.cache_ttl, settings.store_window)
+    store = PageStore(backend, namespace(settings), settings.cache_ttl, settings.store_window,
+                      settings.stale_if_error)
     # `wpsitemaps serve` stops with one line when the store is unusable at start-up. A
     # worker starting later (a reload, a replaced worker) while the store fails (a disk
     # remounted read-only, Redis down) must serve without it, as running workers do: exiting
@@ -278,6 +300,9 @@ def init_app(app: Flask, settings: Settings) -> None:
     app.extensions[SHARED_VALUES] = peer
     cache: BoundsCache = app.extensions[BOUNDS_CACHE]
     cache.peer = peer
+    # Site resolutions too, for a worker started while the database fails (web.recall).
+    resolver: Sites = app.extensions[SITES]
+    resolver.recall = StoreRecall(store)
 
 
 def shared_values(app: Flask) -> SharedValues | None:
