@@ -1,7 +1,7 @@
 """A database that is silent, locked or slow (issue #22, item 5): every answer comes within
 the configured time, stored documents are served from the store (stale-if-error, with Age),
-a never-stored one gets 503 + Retry-After, and once the database answers again everything
-is fresh.
+a never-stored one gets 503 + Retry-After, robots.txt answers 200, and once the database
+answers again everything is fresh.
 
 Silence and slowness are made by tests/support/tcpproxy.py (a black hole, a delay), the lock
 by `LOCK TABLES ... WRITE` held by another MariaDB connection; the shared server is never
@@ -137,6 +137,18 @@ def test_silent_database_never_stored_document_gets_503_at_once(
     assert took < AT_ONCE, took
 
 
+def test_silent_database_robots_txt_is_its_last_copy(
+        silent: tuple[FlaskClient, dict[str, bytes]]) -> None:
+    """With the database silent, robots.txt answers 200 with its last good copy within a
+    second, before any other request found the database silent."""
+    client, bodies = silent
+    resp, took = timed(client, "/robots.txt")
+    assert resp.status_code == 200
+    assert resp.data == bodies["/robots.txt"]
+    assert "Age" in resp.headers
+    assert took < 1.0 + MARGIN, took
+
+
 def test_silent_from_start_never_stored_gets_503_in_time(
         database: str, proxy: TcpProxy, tmp_path: Path) -> None:
     """An app whose database is silent from its start answers a document with 503 and
@@ -152,6 +164,26 @@ def test_silent_from_start_never_stored_gets_503_in_time(
         assert took < AT_ONCE, took
     finally:
         proxy.up()
+    recovered(client)
+
+
+def test_silent_from_start_robots_txt_is_built_in(
+        database: str, proxy: TcpProxy, tmp_path: Path) -> None:
+    """Silent from the start, robots.txt answers 200 within a second with the built-in text:
+    crawling allowed, the sitemap index named, never kept by a shared cache."""
+    client = make(database, tmp_path, proxy.port).test_client()
+    proxy.silence()
+    try:
+        resp, took = timed(client, "/robots.txt")
+    finally:
+        proxy.up()
+    assert resp.status_code == 200
+    assert took < 1.0 + MARGIN, took
+    text = resp.get_data(as_text=True)
+    assert "User-agent: *" in text
+    assert "Disallow: /\n" not in text
+    assert "Sitemap: http://localhost/sitemap_index.xml" in text
+    assert resp.headers["Cache-Control"] == "no-store"
     recovered(client)
 
 
@@ -241,6 +273,17 @@ def test_locked_table_never_stored_gets_503_in_time(
     assert took < 1.0 + MARGIN, took
     resp, took = timed(client, NEVER_STORED)
     assert_unavailable(resp)
+    assert took < AT_ONCE, took
+
+
+def test_locked_table_robots_txt_is_its_last_copy(
+        locked: tuple[FlaskClient, dict[str, bytes]]) -> None:
+    """With wp_posts locked and found so, robots.txt is its last good copy, at once."""
+    client, bodies = locked
+    client.get(NEVER_STORED)  # the request that finds out
+    resp, took = timed(client, "/robots.txt")
+    assert resp.status_code == 200 and resp.data == bodies["/robots.txt"]
+    assert "Age" in resp.headers
     assert took < AT_ONCE, took
 
 

@@ -1,7 +1,7 @@
 """SQLite outages: the file is the database, so a missing, corrupt or table-less file (or a
 directory in its place) answers 503 with Retry-After, never 500, and serving resumes by itself
 once the file is there. A locked file or a failing one leaves stored documents served from
-the page store (stale-if-error, bounded by `stale_if_error`)."""
+the page store (stale-if-error, bounded by `stale_if_error`) and robots.txt answered."""
 
 from __future__ import annotations
 
@@ -98,11 +98,11 @@ def fresh_again(client: FlaskClient, path: str = "/post-sitemap.xml") -> bytes:
 def test_sqlite_locked_file_serves_stored_documents(tmp_path: Path) -> None:
     """While another connection holds the file's lock, stored documents are served from the
     store with Age (the first after SQLite's one-second lock wait, the others at once), a
-    document never stored gets 503 at once; fresh again once released."""
+    document never stored gets 503 at once, robots.txt 200; fresh again once released."""
     path = tmp_path / "wp.sqlite"
     outage_site().write_sqlite(path)
     client = sqlite_app(path, STORE=str(tmp_path / "store")).test_client()
-    bodies = {p: client.get(p).data for p in PAGES[:2]}
+    bodies = {p: client.get(p).data for p in (*PAGES[:2], "/robots.txt")}
     writer = locked_writer(path)
     try:
         for n, route in enumerate(PAGES[:2] * 3):
@@ -114,7 +114,9 @@ def test_sqlite_locked_file_serves_stored_documents(tmp_path: Path) -> None:
             assert took < (2.0 if n == 0 else 1.0), (route, took)
         start = time.monotonic()
         assert_unavailable(client.get("/category-sitemap.xml"))
+        robots = client.get("/robots.txt")
         assert time.monotonic() - start < 1.0
+        assert robots.status_code == 200 and robots.data == bodies["/robots.txt"]
     finally:
         writer.execute("ROLLBACK")
         writer.close()
@@ -157,14 +159,29 @@ def test_stale_copy_keeps_its_variants(tmp_path: Path) -> None:
     assert resp.status_code == 304
 
 
+def test_robots_txt_built_in_names_the_configured_home(tmp_path: Path) -> None:
+    """With no database from the start, robots.txt is the built-in text: the configured
+    rules, crawling allowed, the sitemap index at the configured home URL."""
+    app = sqlite_app(tmp_path / "missing.sqlite", HOME_URL="https://www.example.org/blog",
+                     ROBOTS={"groups": [{"user_agents": ["*"], "disallow": ["/private/"]}]})
+    resp = app.test_client().get("/robots.txt")
+    assert resp.status_code == 200
+    assert resp.get_data(as_text=True) == (
+        "User-agent: *\nDisallow: /blog/wp-admin/\nAllow: /blog/wp-admin/admin-ajax.php\n"
+        "Disallow: /blog/private/\n\n"
+        "Sitemap: https://www.example.org/blog/sitemap_index.xml\n")
+    assert resp.headers["Cache-Control"] == "no-store"
+
+
 def test_started_during_outage_serves_what_is_stored(tmp_path: Path) -> None:
     """A process started while the database fails (a restart, a replaced worker) still finds
-    the site and serves stored documents from the page store."""
+    the site and serves stored documents and robots.txt's last copy from the page store."""
     path = tmp_path / "wp.sqlite"
     outage_site().write_sqlite(path)
     store = str(tmp_path / "store")
     before = sqlite_app(path, STORE=store).test_client()
-    bodies = {p: before.get(p).data for p in ("/post-sitemap.xml", "/sitemap_index.xml")}
+    bodies = {p: before.get(p).data
+              for p in ("/post-sitemap.xml", "/sitemap_index.xml", "/robots.txt")}
     _garbage(path)
     after = sqlite_app(path, STORE=store).test_client()
     for route, body in bodies.items():

@@ -48,6 +48,9 @@ BACKGROUND_ENVIRON_KEY = "wpsitemaps.background"  # no client waits: the long ti
 SITE_ENVIRON_KEY = "wpsitemaps.site"  # the Resolved site of this request
 PREFIX_ENVIRON_KEY = "wpsitemaps.prefix"  # the path prefix moved to SCRIPT_NAME
 ERROR_ENVIRON_KEY = "wpsitemaps.site_error"  # the database failed while resolving
+# robots.txt waits at most this long for the database before answering its last good copy
+# (a crawler that gets no robots.txt in time may treat the whole host as disallowed).
+ROBOTS_DB_SECONDS = 1.0
 
 
 def get_conn() -> Connection:
@@ -196,9 +199,11 @@ class SiteDispatch:
 
 def db_seconds(config: Settings, environ: dict[str, Any]) -> float:
     """How long this request may wait on the database in all: the background limit for the
-    refresh and exports, else `db_timeout`."""
+    refresh and exports, a second for robots.txt, else `db_timeout`."""
     if environ.get(REFRESH_ENVIRON_KEY) or environ.get(BACKGROUND_ENVIRON_KEY):
         return config.db_background_timeout
+    if environ.get("PATH_INFO") == "/robots.txt":
+        return min(ROBOTS_DB_SECONDS, config.db_timeout)
     return config.db_timeout
 
 

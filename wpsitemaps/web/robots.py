@@ -1,9 +1,18 @@
-"""GET /robots.txt: WordPress's do_robots() rules, per-agent groups and the Sitemap: lines."""
+"""GET /robots.txt: WordPress's do_robots() rules, per-agent groups and the Sitemap: lines.
+
+robots.txt never answers 5xx and never waits long on the database: RFC 9309 (2.3.1.4) lets a
+crawler treat a robots.txt that fails with a server error as "disallow everything", for the
+whole host. It waits at most web.context.ROBOTS_DB_SECONDS; when the database fails, the last
+good copy is served (kept in memory and in the page store), else a built-in text that allows
+crawling and names the sitemap index.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -19,7 +28,10 @@ from werkzeug.wrappers.response import Response as BaseResponse
 from wpsitemaps.config import ConfigError
 from wpsitemaps.config import Settings
 from wpsitemaps.content.urls import absolute
+from wpsitemaps.store.base import Record
+from wpsitemaps.web.context import SETTINGS
 from wpsitemaps.web.context import get_conn
+from wpsitemaps.web.context import known_resolution
 from wpsitemaps.web.context import load_site
 from wpsitemaps.web.context import sites
 from wpsitemaps.web.context import under_prefix
@@ -28,11 +40,15 @@ from wpsitemaps.web.robots_config import RobotsConfig
 from wpsitemaps.web.robots_config import RobotsGroup
 from wpsitemaps.web.robots_config import expand_path
 from wpsitemaps.web.robots_config import parse_robots_config
+from wpsitemaps.web.store import page_store
 from wpsitemaps.wordpress.site import SiteContext
 
 log = logging.getLogger(__name__)
 bp = Blueprint("wpsitemaps_robots", __name__)
 EXTENSION = "wpsitemaps.web.robots"
+COPIES = "wpsitemaps.robots.copies"
+ENDPOINT = "wpsitemaps_robots.robots_txt"
+STORED_NAME = "robots.txt"  # its key in the page store, beside the site's documents
 # Extra Sitemap: URLs (a tuple of str) that another blueprint puts in app.extensions.
 EXTRA_SITEMAPS = "wpsitemaps.robots.extra_sitemaps"
 INDEX_PATH = "/sitemap_index.xml"
@@ -120,10 +136,94 @@ def robots_txt() -> BaseResponse:
     if under_prefix():
         abort(404, "robots.txt is served at the root of the host only.")
     body = robots_text(load_site()).encode("utf-8")
+    copies().keep(body)
+    return text_response(body, "public, max-age=300")
+
+
+def text_response(body: bytes, cache_control: str, age: float | None = None) -> BaseResponse:
+    """robots.txt as text/plain; charset=utf-8 with an ETag; `age`: a copy's Age."""
     resp = Response(body, content_type="text/plain; charset=utf-8")
-    resp.headers["Cache-Control"] = "public, max-age=300"
+    resp.headers["Cache-Control"] = cache_control
+    if age is not None:
+        resp.headers["Age"] = str(max(0, int(age)))
     resp.set_etag(hashlib.sha256(body).hexdigest())
     return resp.make_conditional(request)
+
+
+class Copies:
+    """The last good robots.txt of each site: in this process's memory, and in the page
+    store for processes started while the database fails (written when it changes)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._last: dict[str, tuple[bytes, float]] = {}
+
+    def keep(self, body: bytes) -> None:
+        """Remember this site's robots.txt as just read from the database."""
+        site = site_key()
+        if site is None:
+            return
+        now = time.time()
+        with self._lock:
+            old = self._last.get(site)
+            self._last[site] = (body, now)
+        pages = page_store()
+        if pages is not None and (old is None or old[0] != body):
+            record = Record("robots", hashlib.sha256(body).hexdigest(), now, None)
+            pages.attempt(pages.backend.put, pages.key(site, STORED_NAME), record, body)
+
+    def last(self) -> tuple[bytes, float] | None:
+        """This site's last good robots.txt and when it was last known current, or None."""
+        site = site_key()
+        if site is None:
+            return None
+        with self._lock:
+            mine = self._last.get(site)
+        if mine is not None:
+            return mine
+        pages = page_store()
+        stored = None if pages is None else pages.attempt(pages.backend.get,
+                                                          pages.key(site, STORED_NAME))
+        if stored is None or stored.body is None:
+            return None
+        return stored.body, max(stored.rendered_at, stored.checked_at)
+
+
+def site_key() -> str | None:
+    """The key of this request's site, if it is known without the database."""
+    res = known_resolution()
+    return None if res is None else sites().key(res)
+
+
+def copies() -> Copies:
+    """The app's robots.txt copies."""
+    value: Copies = current_app.extensions[COPIES]
+    return value
+
+
+def without_database() -> BaseResponse:
+    """robots.txt when the database fails: the last good copy (with Age), else the built-in
+    one: this service's rules as configured, crawling allowed, the sitemap index named."""
+    last = copies().last()
+    if last is not None:
+        return text_response(last[0], "public, max-age=300", time.time() - last[1])
+    config: RobotsConfig = current_app.extensions[EXTENSION]
+    home = built_in_home()
+    lines = [f"Sitemap: {u}" for u in [home + INDEX_PATH, *extra_sitemaps(
+        current_app.extensions, home)]] if config.sitemap else []
+    body = render_robots(config, url_path(home), url_path(home), True, lines).encode()
+    # Made from the request's own address when no home URL is configured: never kept by
+    # a shared cache, which could hand it to a request for another host.
+    return text_response(body, "no-store")
+
+
+def built_in_home() -> str:
+    """The home URL of the built-in robots.txt: the configured one, else this request's."""
+    res = known_resolution()
+    settings: Settings = current_app.extensions[SETTINGS]
+    if res is not None:
+        settings = sites().settings_for(res)
+    return settings.home_url or (request.host_url.rstrip("/") + request.script_root)
 
 
 def check_size(config: RobotsConfig, settings: Settings, extensions: dict[str, Any]) -> None:
@@ -143,4 +243,5 @@ def init_app(app: Flask) -> None:
     config = parse_robots_config(settings.extra.get("robots"))
     check_size(config, settings, app.extensions)
     app.extensions[EXTENSION] = config
+    app.extensions[COPIES] = Copies()
     app.register_blueprint(bp)

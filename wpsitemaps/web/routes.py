@@ -33,6 +33,7 @@ from wpsitemaps.sitemaps.registry import Registry
 from wpsitemaps.sitemaps.render import render_index
 from wpsitemaps.sitemaps.render import render_urlset
 from wpsitemaps.sitemaps.render import stylesheet_href
+from wpsitemaps.web import robots
 from wpsitemaps.web.context import in_background
 from wpsitemaps.web.context import known_resolution
 from wpsitemaps.web.context import load_sitemaps
@@ -214,9 +215,9 @@ def plain(body: str, status: int, **headers: str) -> Response:
 
 
 def database_unavailable(exc: Exception) -> BaseResponse:
-    """The database cannot be read right now: what can be answered without it (a stored
-    document), else 503 with Retry-After, never a traceback. The refresh and exports must
-    fail rather than take a stored copy."""
+    """The database cannot be read right now: what can be answered without it (robots.txt's
+    last good copy, a stored document), else 503 with Retry-After, never a traceback. The
+    refresh and exports must fail rather than take a stored copy."""
     answer = None if in_background() else answer_without_database()
     if answer is not None:
         log.debug("database unavailable (%s): answered without it", exc.__class__.__name__)
@@ -232,7 +233,10 @@ def database_unavailable(exc: Exception) -> BaseResponse:
 
 
 def answer_without_database() -> BaseResponse | None:
-    """The request's stored document (stale-if-error); None when there is none."""
+    """robots.txt from its last good copy (never a 5xx), or the request's stored document
+    (stale-if-error); None when there is nothing to answer with."""
+    if request.endpoint == robots.ENDPOINT:
+        return robots.without_database()
     return stale_answer()
 
 
@@ -272,7 +276,6 @@ def init_app(app: Flask) -> None:
     """Register the blueprint and the error handlers."""
     from wpsitemaps.web import feeds
     from wpsitemaps.web import gzip as compress
-    from wpsitemaps.web import robots
 
     # First: after_request hooks run in reverse order, so gzip encoding runs last.
     compress.init_app(app)
