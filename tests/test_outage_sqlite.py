@@ -6,6 +6,7 @@ the page store (stale-if-error, bounded by `stale_if_error`) and robots.txt answ
 from __future__ import annotations
 
 import gzip
+import logging
 import sqlite3
 import time
 from collections.abc import Callable
@@ -188,3 +189,20 @@ def test_started_during_outage_serves_what_is_stored(tmp_path: Path) -> None:
         resp = after.get(route)
         assert resp.status_code == 200 and resp.data == body and "Age" in resp.headers
     assert_unavailable(after.get("/page-sitemap.xml"))
+
+
+def test_stored_copy_for_an_error_is_logged(tmp_path: Path,
+                                            caplog: pytest.LogCaptureFixture) -> None:
+    """A stored copy standing in for a database error is logged as one warning naming the
+    error and the path, without a traceback."""
+    path = tmp_path / "wp.sqlite"
+    outage_site().write_sqlite(path)
+    client = sqlite_app(path, STORE=str(tmp_path / "store")).test_client()
+    client.get("/post-sitemap.xml")
+    _garbage(path)
+    with caplog.at_level(logging.WARNING, logger="wpsitemaps"):
+        assert client.get("/post-sitemap.xml").status_code == 200
+    lines = [r for r in caplog.records if "stored copy" in r.getMessage()]
+    assert len(lines) == 1 and lines[0].levelno == logging.WARNING
+    assert "DatabaseError" in lines[0].getMessage() and "/post-sitemap.xml" in lines[0].getMessage()
+    assert lines[0].exc_info is None

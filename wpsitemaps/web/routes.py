@@ -220,7 +220,12 @@ def database_unavailable(exc: Exception) -> BaseResponse:
     refresh and exports must fail rather than take a stored copy."""
     answer = None if in_background() else answer_without_database()
     if answer is not None:
-        log.debug("database unavailable (%s): answered without it", exc.__class__.__name__)
+        if not isinstance(exc, DatabaseUnavailable):
+            # One line, no traceback: a stored copy must not hide an error for hours (a
+            # revoked GRANT looks like this too), nor a traceback per request fill the log.
+            cause = getattr(exc, "orig", None) or exc
+            log.warning("database error (%s: %s); %s answered from its stored copy",
+                        cause.__class__.__name__, str(cause)[:200], request.path)
         return answer
     if isinstance(exc, DatabaseUnavailable):
         # Not asked at all (the breaker is open, or the request's time is spent): the
