@@ -1,19 +1,28 @@
-"""Time limits on the database (issue #22): the settings, the statement limits as sent, and
-the engine stopping a statement that outlives its work's deadline, on MariaDB and SQLite."""
+"""Time limits on the database (issue #22): the settings, the statement limits as sent, the
+engine stopping a statement that outlives its work's deadline, on MariaDB and SQLite, and
+what a request that ran out of time leaves to the background refresh."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlalchemy import event
 from sqlalchemy.exc import DBAPIError
 
 from tests.conftest import require_mariadb
 from tests.support.builder import Site
+from tests.support.sitemaps import assert_valid
+from tests.test_outage import assert_unavailable
+from tests.test_outage import outage_site
+from wpsitemaps import create_app
 from wpsitemaps.config import ConfigError
 from wpsitemaps.config import load_settings
+from wpsitemaps.web.context import ENGINE
 from wpsitemaps.wordpress.db import limited
 from wpsitemaps.wordpress.db import make_engine
 from wpsitemaps.wordpress.limits import DatabaseUnavailable
@@ -122,3 +131,28 @@ def test_mariadb_stops_statement_at_deadline(write_site: Callable[..., str]) -> 
             assert conn.exec_driver_sql("SELECT 1").scalar() == 1
     finally:
         engine.dispose()
+
+
+def test_request_out_of_time_leaves_the_work_to_the_refresh(tmp_path: Path) -> None:
+    """A request that runs out of its time computing a cold value (here page bounds made
+    slow) answers 503 and starts the background refresh, which computes the value with its
+    longer limit, so that the next requests are served."""
+    path = tmp_path / "wp.sqlite"
+    outage_site().write_sqlite(path)
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{path}",
+                      "NOW": "option:test_now", "ENTRIES_PER_PAGE": 8, "DB_TIMEOUT": 0.3})
+
+    def slow_in_requests(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        # The bounds' window query takes 0.5 s, except in the refresh's own thread.
+        if "row_number" in statement.lower() and \
+                threading.current_thread().name != "wpsitemaps-refresh":
+            time.sleep(0.5)
+
+    event.listen(app.extensions[ENGINE], "before_cursor_execute", slow_in_requests)
+    client = app.test_client()
+    assert_unavailable(client.get("/post-sitemap.xml"))
+    deadline = time.monotonic() + 10
+    while (resp := client.get("/post-sitemap.xml")).status_code != 200:
+        assert time.monotonic() < deadline, resp.status_code
+        time.sleep(0.2)
+    assert_valid(resp.data, "/post-sitemap.xml")

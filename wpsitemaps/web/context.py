@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -48,6 +49,8 @@ BACKGROUND_ENVIRON_KEY = "wpsitemaps.background"  # no client waits: the long ti
 SITE_ENVIRON_KEY = "wpsitemaps.site"  # the Resolved site of this request
 PREFIX_ENVIRON_KEY = "wpsitemaps.prefix"  # the path prefix moved to SCRIPT_NAME
 ERROR_ENVIRON_KEY = "wpsitemaps.site_error"  # the database failed while resolving
+# A request that ran out of time starts the background refresh at most this often (seconds).
+RESCUE_EVERY = 60.0
 # robots.txt waits at most this long for the database before answering its last good copy
 # (a crawler that gets no robots.txt in time may treat the whole host as disallowed).
 ROBOTS_DB_SECONDS = 1.0
@@ -228,6 +231,7 @@ class Refresher:
     def __init__(self, app: Flask) -> None:
         self.app = app
         self._running = threading.Lock()
+        self._rescued = -RESCUE_EVERY
 
     def __call__(self) -> None:
         """Start a refresh of the current request's site unless one is running."""
@@ -235,6 +239,16 @@ class Refresher:
         if self._running.acquire(blocking=False):
             threading.Thread(target=self._run, args=(site,), name="wpsitemaps-refresh",
                              daemon=True).start()
+
+    def rescue(self) -> None:
+        """Start a refresh for a request that ran out of its time for the database, at most
+        once per RESCUE_EVERY: a value too slow to compute within db_timeout (a cold page
+        bound or term list of a large site) is computed there, with db_background_timeout,
+        instead of being tried again, and failing again, by every request."""
+        now = time.monotonic()
+        if now - self._rescued >= RESCUE_EVERY:
+            self._rescued = now
+            self()
 
     def _run(self, site: Resolved | None) -> None:
         try:
@@ -250,6 +264,14 @@ class Refresher:
             log.exception("background refresh failed")
         finally:
             self._running.release()
+
+
+def refresh_after_timeout() -> None:
+    """This request ran out of time on the database: let the background refresh compute its
+    site's values (Refresher.rescue; nothing is cached with cache_ttl 0)."""
+    cache: BoundsCache = current_app.extensions[BOUNDS_CACHE]
+    if isinstance(cache.on_stale, Refresher) and cache.ttl > 0:
+        cache.on_stale.rescue()
 
 
 def init_app(app: Flask, config: Settings) -> None:

@@ -39,6 +39,7 @@ from wpsitemaps.web.context import known_resolution
 from wpsitemaps.web.context import load_sitemaps
 from wpsitemaps.web.context import note_document
 from wpsitemaps.web.context import noted_document
+from wpsitemaps.web.context import refresh_after_timeout
 from wpsitemaps.web.context import resolution
 from wpsitemaps.web.context import sites
 from wpsitemaps.web.display import view_params
@@ -51,6 +52,8 @@ from wpsitemaps.web.xslt import transform
 from wpsitemaps.web.xslt import wants_html
 from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.limits import DatabaseUnavailable
+from wpsitemaps.wordpress.limits import TimeSpent
+from wpsitemaps.wordpress.limits import failure
 from wpsitemaps.wordpress.site import SiteContext
 
 log = logging.getLogger(__name__)
@@ -218,6 +221,8 @@ def database_unavailable(exc: Exception) -> BaseResponse:
     """The database cannot be read right now: what can be answered without it (robots.txt's
     last good copy, a stored document), else 503 with Retry-After, never a traceback. The
     refresh and exports must fail rather than take a stored copy."""
+    if not in_background() and (isinstance(exc, TimeSpent) or failure(exc) == "slow"):
+        refresh_after_timeout()
     answer = None if in_background() else answer_without_database()
     if answer is not None:
         if not isinstance(exc, DatabaseUnavailable):

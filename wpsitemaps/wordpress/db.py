@@ -31,8 +31,8 @@ from wpsitemaps.wordpress.breaker import Replay
 from wpsitemaps.wordpress.limits import HOUSEKEEPING
 from wpsitemaps.wordpress.limits import LOCK_WAIT
 from wpsitemaps.wordpress.limits import SLACK
-from wpsitemaps.wordpress.limits import DatabaseUnavailable
 from wpsitemaps.wordpress.limits import Limits
+from wpsitemaps.wordpress.limits import TimeSpent
 from wpsitemaps.wordpress.limits import failure
 from wpsitemaps.wordpress.limits import remaining
 from wpsitemaps.wordpress.limits import spent
@@ -72,7 +72,7 @@ def _sqlite_engine(path: str, limits: Limits, breaker: Breaker | None) -> Engine
             breaker.refuse()
         left = remaining(limits)
         if left <= 0:
-            raise DatabaseUnavailable("the time for the database is spent")
+            raise TimeSpent("the time for the database is spent")
         # mode=ro: the WordPress database is never written, not even by accident. The
         # busy timeout is SQLite's lock wait (a writer holding the file).
         con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False,
@@ -110,7 +110,7 @@ def _mysql_engine(settings: Settings, limits: Limits, breaker: Breaker | None) -
             breaker.refuse()
         left = min(remaining(limits), limits.request)
         if left <= 0:
-            raise DatabaseUnavailable("the time for the database is spent")
+            raise TimeSpent("the time for the database is spent")
         # The handshake and the session set-up below are read with read_timeout.
         cparams.update(connect_timeout=left, read_timeout=left, write_timeout=left)
 
@@ -151,7 +151,7 @@ class Guard:
             self.breaker.refuse()
         left = remaining(self.limits)
         if left <= 0:
-            raise DatabaseUnavailable("the time for the database is spent")
+            raise TimeSpent("the time for the database is spent")
         options = getattr(context, "execution_options", None) or {}
         paged = bool(options.get("paged"))
         if not executemany:

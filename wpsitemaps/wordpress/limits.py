@@ -34,6 +34,10 @@ class DatabaseUnavailable(SQLAlchemyError):
     """The database is not asked: it failed moments ago, or this work's time for it is spent."""
 
 
+class TimeSpent(DatabaseUnavailable):
+    """This work's time for the database is spent: nothing more is asked of it."""
+
+
 @dataclass(frozen=True)
 class Limits:
     """The configured bounds: a request's time in all, and a background statement's."""
