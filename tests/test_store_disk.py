@@ -10,10 +10,10 @@ import pytest
 
 from wpsitemaps.config import ConfigError
 from wpsitemaps.config import load_settings
+from wpsitemaps.store import namespace
 from wpsitemaps.store.base import MAX_BODY
 from wpsitemaps.store.base import Record
 from wpsitemaps.store.base import StoreError
-from wpsitemaps.store.base import namespace
 from wpsitemaps.store.disk import DiskStore
 
 

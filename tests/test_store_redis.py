@@ -27,9 +27,9 @@ from tests.support.tcpproxy import TcpProxy
 from wpsitemaps import create_app
 from wpsitemaps.config import ConfigError
 from wpsitemaps.config import load_settings
+from wpsitemaps.store import open_store
 from wpsitemaps.store.base import MAX_BODY
 from wpsitemaps.store.base import Record
-from wpsitemaps.store.base import open_store
 from wpsitemaps.store.redis import RedisStore
 
 REDIS_PORT = 6379

@@ -1,32 +1,24 @@
-"""wpsitemaps: Yoast-compatible XML sitemaps served straight from a WordPress database."""
+"""wpsitemaps: Yoast-compatible XML sitemaps served straight from a WordPress database.
+
+Importing the package (or any module below the web layer) loads no Flask: `create_app` is
+re-exported lazily from wpsitemaps.app, as Flask keeps `flask/__init__.py` a list of names.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from typing import TYPE_CHECKING
 from typing import Any
 
-from flask import Flask
+if TYPE_CHECKING:
+    from wpsitemaps.app import create_app
 
-from wpsitemaps.config import load_settings
-from wpsitemaps.paths import TEMPLATES_DIR
-from wpsitemaps.web import context
+__all__ = ["create_app"]
 
 
-def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the Flask app from defaults, TOML file, WPSITEMAPS_* env and `config`.
+def __getattr__(name: str) -> Any:
+    """`wpsitemaps.create_app`, imported on first use."""
+    if name == "create_app":
+        from wpsitemaps.app import create_app
 
-    Raises ConfigError (naming the setting) when the configuration is invalid.
-    """
-    settings = load_settings(config)
-    app = Flask(__name__, template_folder=str(TEMPLATES_DIR), static_folder=None)
-    app.config["TESTING"] = bool((config or {}).get("TESTING", False))
-    context.init_app(app, settings)
-    from wpsitemaps.headless import routes as api
-    from wpsitemaps.web import routes as views
-    from wpsitemaps.web import store
-
-    store.init_app(app, settings)
-    # The API first: it hands its validated robots.txt lines to the web blueprint.
-    api.init_app(app, settings)
-    views.init_app(app)
-    return app
+        return create_app
+    raise AttributeError(f"module 'wpsitemaps' has no attribute {name!r}")

@@ -47,7 +47,7 @@ def main() -> None:
 @click.option("--workers", default=2, show_default=True, type=int, help="gunicorn workers.")
 def serve(host: str, port: int, workers: int) -> None:
     """Serve the configured database with gunicorn (production server)."""
-    from wpsitemaps.store.base import open_store
+    from wpsitemaps.store import open_store
 
     try:
         settings = load_settings()

@@ -1,4 +1,4 @@
-"""What a stored document is, the back-end contract, the namespace and opening a store."""
+"""What a stored document is, the back-end contract and the failure guard."""
 
 from __future__ import annotations
 
@@ -13,11 +13,6 @@ from datetime import datetime
 from typing import Any
 from typing import Protocol
 from typing import TypeVar
-
-from sqlalchemy.engine import make_url
-
-from wpsitemaps.config import ConfigError
-from wpsitemaps.config import Settings
 
 log = logging.getLogger(__name__)
 MAGIC = b"WPSM1 "
@@ -169,39 +164,3 @@ class Guard:
                         self.backend.describe(), exc, BACKOFF)
             self._down_until = time.monotonic() + BACKOFF
             return None
-
-
-def namespace(settings: Settings) -> str:
-    """The configured namespace, else a short hash of the database URL without its password
-    plus the table base prefix: two apps reading the same tables share stored pages."""
-    if settings.store_namespace:
-        return settings.store_namespace
-    url = make_url(settings.database_url)
-    bare = url._replace(password=None) if url.password is not None else url
-    base = settings.base_prefix or settings.table_prefix
-    raw = f"{bare.render_as_string(hide_password=False)}|{base}"
-    return "db" + hashlib.sha256(raw.encode()).hexdigest()[:12]
-
-
-def open_store(settings: Settings, check: bool = True) -> Store | None:
-    """The configured store (None when 'off'), checked at start-up: ConfigError when unusable."""
-    where = settings.store
-    if where == "off":
-        return None
-    store: Store
-    if where.startswith(("redis://", "rediss://", "unix://")):
-        from wpsitemaps.store.redis import RedisStore
-
-        # Kept past cache_ttl for stale_if_error: served when the database fails.
-        store = RedisStore(where, ttl=max(settings.cache_ttl, 1) * 2 + settings.stale_if_error)
-    else:
-        from wpsitemaps.store.disk import DiskStore
-
-        store = DiskStore(where, max_bytes=settings.store_max_mb * 1024 * 1024)
-    if check:
-        try:
-            store.check()
-        except StoreError as exc:
-            raise ConfigError(f"WPSITEMAPS_STORE: {exc} (set WPSITEMAPS_STORE=off to run "
-                              "without the page store)") from None
-    return store

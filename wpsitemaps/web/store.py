@@ -47,11 +47,11 @@ from werkzeug.wrappers.response import Response as BaseResponse
 from wpsitemaps.config import Settings
 from wpsitemaps.sitemaps.bounds import BoundsCache
 from wpsitemaps.sitemaps.sharing import SharedValues
+from wpsitemaps.store import namespace
+from wpsitemaps.store import open_store
 from wpsitemaps.store.base import Guard
 from wpsitemaps.store.base import Record
 from wpsitemaps.store.base import Store
-from wpsitemaps.store.base import namespace
-from wpsitemaps.store.base import open_store
 from wpsitemaps.web.context import BOUNDS_CACHE
 from wpsitemaps.web.context import SITES
 from wpsitemaps.web.gzip import TWIN_KEY
