@@ -24,7 +24,7 @@ from werkzeug.test import TestResponse
 from wpsitemaps.paths import XSL_DIR
 from wpsitemaps.web.context import BACKGROUND_ENVIRON_KEY
 from wpsitemaps.web.context import load_site
-from wpsitemaps.wordpress.queries import network as qn
+from wpsitemaps.wordpress.queries import network as qnet
 
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 INDEX = "sitemap_index.xml"
@@ -183,7 +183,7 @@ def network_targets(app: Flask, blog_id: int | None) -> list[Target] | None:
         return None
     with engine.connect() as conn:
         blogs = list(all_blogs(conn, sites.base_prefix))
-        homes = qn.homes(conn, sites.base_prefix, [b.blog_id for b in blogs if not b.gone])
+        homes = qnet.homes(conn, sites.base_prefix, [b.blog_id for b in blogs if not b.gone])
     out = []
     for blog in blogs:
         if blog_id is not None and blog.blog_id != blog_id:

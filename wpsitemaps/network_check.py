@@ -14,7 +14,7 @@ from wpsitemaps.sitemaps.registry import Registry
 from wpsitemaps.web.sites import Resolved
 from wpsitemaps.web.sites import Sites
 from wpsitemaps.wordpress.network import Blog
-from wpsitemaps.wordpress.queries import network as qn
+from wpsitemaps.wordpress.queries import network as qnet
 
 
 def connector(conn: Connection) -> Callable[[], AbstractContextManager[Connection]]:
@@ -25,7 +25,7 @@ def connector(conn: Connection) -> Callable[[], AbstractContextManager[Connectio
 def all_blogs(conn: Connection, base_prefix: str) -> Iterator[Blog]:
     """Every site of the database, by blog_id, a thousand rows per query."""
     after = 0
-    while rows := qn.blogs(conn, base_prefix, after):
+    while rows := qnet.blogs(conn, base_prefix, after):
         yield from rows
         after = rows[-1].blog_id
 

@@ -12,7 +12,7 @@ from wpsitemaps.sitemaps.providers.news import NewsProvider
 from wpsitemaps.sitemaps.registry import Registry
 from wpsitemaps.wordpress.dates import utc
 from wpsitemaps.wordpress.dates import w3c
-from wpsitemaps.wordpress.queries import news as qn
+from wpsitemaps.wordpress.queries import news as qnews
 from wpsitemaps.wordpress.queries import posts as qp
 
 
@@ -34,7 +34,7 @@ def explain_news(registry: Registry, row: Any, in_content: bool) -> Listing:
             reasons.append(_words(provider, clause, in_content, row))
     if reasons:
         return Listing("news", name, False, until=until, reasons=reasons)
-    keys = [int(k[0]) for k in qn.window_keys(registry.conn, site.tables, provider.condition)]
+    keys = [int(k[0]) for k in qnews.window_keys(registry.conn, site.tables, provider.condition)]
     size = provider.per_page()
     page = keys.index(pid) // size + 1 if pid in keys else 1
     listing = Listing("news", name, True, sitemap_file(name, page), page,

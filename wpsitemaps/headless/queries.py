@@ -1,41 +1,24 @@
 """SQL of the headless sitemap API: languages (Polylang, WPML), events window, categories.
 
-WPML's `{prefix}icl_translations` is not part of schema.py: it exists only where WPML is (or
-was) installed, so its presence is checked first and the Table is built here on demand.
+WPML's `{prefix}icl_translations` (wordpress/plugintables.py) exists only where WPML is (or
+was) installed, so its presence is checked first.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
-from sqlalchemy import BigInteger
-from sqlalchemy import Column
 from sqlalchemy import ColumnElement
 from sqlalchemy import Connection
-from sqlalchemy import MetaData
-from sqlalchemy import String
-from sqlalchemy import Table
 from sqlalchemy import exists
 from sqlalchemy import inspect
 from sqlalchemy import or_
 from sqlalchemy import select
 
+from wpsitemaps.wordpress.plugintables import wpml_tables
 from wpsitemaps.wordpress.schema import WPTables
 
 POLYLANG_TAXONOMY = "language"
-
-
-@functools.cache
-def wpml_table(prefix: str) -> Table:
-    """WPML's translations table: which language each element (post_{type}) is in."""
-    return Table(
-        prefix + "icl_translations", MetaData(),
-        Column("translation_id", BigInteger, primary_key=True),
-        Column("element_type", String(60)),
-        Column("element_id", BigInteger),
-        Column("language_code", String(7)),
-    )
 
 
 def polylang_languages(conn: Connection, t: WPTables) -> list[tuple[int, str]]:
@@ -65,7 +48,7 @@ def polylang_translates(conn: Connection, t: WPTables, post_type: str) -> bool:
 
 def wpml_present(conn: Connection, prefix: str) -> bool:
     """Whether `{prefix}icl_translations` exists and holds rows."""
-    table = wpml_table(prefix)
+    table = wpml_tables(prefix).translations
     if not inspect(conn).has_table(table.name):
         return False
     return conn.execute(select(table.c.translation_id).limit(1)).first() is not None
@@ -73,7 +56,7 @@ def wpml_present(conn: Connection, prefix: str) -> bool:
 
 def wpml_languages(conn: Connection, prefix: str) -> list[str]:
     """The language codes WPML has content in."""
-    table = wpml_table(prefix)
+    table = wpml_tables(prefix).translations
     rows = conn.execute(select(table.c.language_code).distinct()
                         .order_by(table.c.language_code))
     return [str(code) for (code,) in rows if code]
@@ -81,7 +64,7 @@ def wpml_languages(conn: Connection, prefix: str) -> list[str]:
 
 def wpml_translates(conn: Connection, prefix: str, post_type: str) -> bool:
     """Whether WPML has elements of the post type (it translates the type)."""
-    table = wpml_table(prefix)
+    table = wpml_tables(prefix).translations
     stmt = select(table.c.element_id).where(table.c.element_type == "post_" + post_type)
     return conn.execute(stmt.limit(1)).first() is not None
 
@@ -89,7 +72,7 @@ def wpml_translates(conn: Connection, prefix: str, post_type: str) -> bool:
 def in_wpml_language(t: WPTables, prefix: str, post_type: str,
                      codes: Sequence[str]) -> ColumnElement[bool]:
     """EXISTS a WPML translation row putting the post in one of the languages."""
-    table, p = wpml_table(prefix), t.posts
+    table, p = wpml_tables(prefix).translations, t.posts
     return exists().where(table.c.element_id == p.c.ID,
                           table.c.element_type == "post_" + post_type,
                           table.c.language_code.in_(list(codes)))

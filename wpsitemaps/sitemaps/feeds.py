@@ -39,7 +39,7 @@ from wpsitemaps.sitemaps.registry import Registry
 from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.dates import parse_wp_date
 from wpsitemaps.wordpress.dates import utc
-from wpsitemaps.wordpress.queries import feeds as qf
+from wpsitemaps.wordpress.queries import feeds as qfeeds
 from wpsitemaps.wordpress.queries import video as qv
 from wpsitemaps.wordpress.queries.news import LOCAL_BEHIND
 
@@ -156,7 +156,7 @@ def _rows(registry: Registry, config: FeedConfig) -> tuple[list[Row[Any]], dict[
         rows: list[Row[Any]] = []
         unread_before: list[datetime] = []  # the newest post_date_gmt a row not read can have
         for provider in types:
-            typed = qf.newest_local(conn, site.tables, provider.bounds_condition, limit)
+            typed = qfeeds.newest_local(conn, site.tables, provider.bounds_condition, limit)
             rows.extend(typed)
             oldest = parse_wp_date(typed[-1].post_date) if typed else None
             if len(typed) == limit and oldest is not None:

@@ -48,7 +48,7 @@ from wpsitemaps.sitemaps.providers.posts import PostTypeProvider
 from wpsitemaps.sitemaps.providers.taxonomies import TaxonomyProvider
 from wpsitemaps.sitemaps.providers.video import VideoProvider
 from wpsitemaps.sitemaps.videos import POST_KEYS as VIDEO_META_KEYS
-from wpsitemaps.wordpress.queries import fingerprint as qf
+from wpsitemaps.wordpress.queries import fingerprint as qfp
 from wpsitemaps.wordpress.queries import posts as qp
 from wpsitemaps.wordpress.queries import video as qv
 from wpsitemaps.wordpress.site import SiteContext
@@ -107,7 +107,7 @@ def _post_type(provider: PostTypeProvider, page: int, bound: PageBound) -> str |
     stop, end = provider.walk_end(page), provider.range_end(page)
     rows = []
     if stop is None or bound.first_key < stop:
-        rows = qf.page_keys(conn, site.tables, provider.page_condition, bound.first_key,
+        rows = qfp.page_keys(conn, site.tables, provider.page_condition, bound.first_key,
                             2 * size if stop is None else None, stop)
     tail = provider.tail_rows(page)
     parts: list[Any] = [_rows(rows), _post_deps(conn, site, rows, keys), _rows(tail),
@@ -120,7 +120,7 @@ def _post_type(provider: PostTypeProvider, page: int, bound: PageBound) -> str |
 @page_fingerprint.register
 def _video(provider: VideoProvider, page: int, bound: PageBound) -> str | None:
     conn, site = provider.conn, provider.site
-    rows = qf.page_keys(conn, site.tables, provider.condition, bound.first_key,
+    rows = qfp.page_keys(conn, site.tables, provider.condition, bound.first_key,
                         site.settings.entries_per_page)
     ids = [int(r.ID) for r in rows]
     parts = [_rows(rows), _post_deps(conn, site, rows, (*VIDEO_META_KEYS, *META_KEYS,
@@ -134,7 +134,7 @@ def _video(provider: VideoProvider, page: int, bound: PageBound) -> str | None:
 @page_fingerprint.register
 def _news(provider: NewsProvider, page: int, bound: PageBound) -> str | None:
     conn, site = provider.conn, provider.site
-    rows = qf.newest_keys(conn, site.tables, provider.condition)
+    rows = qfp.newest_keys(conn, site.tables, provider.condition)
     parts = [_rows(rows), _post_deps(conn, site, rows, META_KEYS)]
     return digest(site_part(site), provider.name, page, bound.first_key, parts)
 
@@ -159,8 +159,8 @@ def _post_deps(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]],
     t = site.tables
     ids = [int(r.ID) for r in rows]
     lo, hi = min(ids), max(ids)
-    meta_rows = qf.meta_range(conn, t, lo, hi, meta_keys)
-    return [meta_rows, qf.attachment_marks(conn, t, lo, hi),
+    meta_rows = qfp.meta_range(conn, t, lo, hi, meta_keys)
+    return [meta_rows, qfp.attachment_marks(conn, t, lo, hi),
             _link_lookups(conn, site, rows, meta_rows)]
 
 

@@ -41,7 +41,7 @@ from wpsitemaps.wordpress.network import request_domains
 from wpsitemaps.wordpress.network import request_paths
 from wpsitemaps.wordpress.options import parse_options
 from wpsitemaps.wordpress.options import read_options
-from wpsitemaps.wordpress.queries import network as qn
+from wpsitemaps.wordpress.queries import network as qnet
 from wpsitemaps.wordpress.queries import options as qo
 from wpsitemaps.wordpress.schema import build_tables
 from wpsitemaps.wordpress.site import SiteContext
@@ -174,14 +174,14 @@ class Sites:
 
     def _read_mode(self, conn: Connection) -> Mode:
         settings, base = self.settings, self.base_prefix
-        is_network = qn.is_network(conn, base)
+        is_network = qnet.is_network(conn, base)
         if is_network and settings.table_prefix == base and settings.network is not False:
-            return Mode(qn.network(conn, base), None)
+            return Mode(qnet.network(conn, base), None)
         blog = network = None
         own_id = blog_id_of(base, settings.table_prefix)
         if is_network and own_id is not None:
-            blog = qn.blog(conn, base, own_id)
-            network = qn.network(conn, base, blog.site_id if blog else 1)
+            blog = qnet.blog(conn, base, own_id)
+            network = qnet.network(conn, base, blog.site_id if blog else 1)
         home = settings.home_url
         if home is None:
             tables = build_tables(settings.table_prefix, settings.base_prefix)
@@ -210,7 +210,7 @@ class Sites:
 
     def _route(self, conn: Connection, main: Network, domains: list[str],
                paths: list[str]) -> Resolved:
-        blog = pick_site(qn.blogs_at(conn, main.base_prefix, domains, paths), domains, paths)
+        blog = pick_site(qnet.blogs_at(conn, main.base_prefix, domains, paths), domains, paths)
         if blog is None:
             return Resolved(None, main, (), missing=True)
         network = main if blog.site_id in (main.network_id, 0) else self.network(
@@ -220,13 +220,13 @@ class Sites:
     def network(self, conn: Connection, site_id: int) -> Network:
         """The facts of one network (cached)."""
         net: Network = self._facts.read(
-            ("network", site_id), lambda: qn.network(conn, self.base_prefix, site_id))
+            ("network", site_id), lambda: qnet.network(conn, self.base_prefix, site_id))
         return net
 
     def resolve_blog(self, conn: Connection, blog_id: int) -> Resolved:
         """A network's site by blog_id (commands: check, export)."""
         base = self.base_prefix
-        blog = qn.blog(conn, base, blog_id)
+        blog = qnet.blog(conn, base, blog_id)
         if blog is None:
             return Resolved(None, None, (), missing=True)
         return Resolved(blog, self.network(conn, blog.site_id), (blog.prefix,))
@@ -269,11 +269,11 @@ class Sites:
     def _read_indexes(self, conn: Connection, network: Network) -> list[str]:
         ids: list[int] = []
         after = 0
-        while rows := qn.blogs(conn, self.base_prefix, after):
+        while rows := qnet.blogs(conn, self.base_prefix, after):
             ids += [b.blog_id for b in rows
                     if b.site_id == network.network_id and b.state == "live"]
             after = rows[-1].blog_id
-        homes = qn.homes(conn, self.base_prefix, ids)
+        homes = qnet.homes(conn, self.base_prefix, ids)
         for blog_id, own in self.settings.sites.items():
             if own.home_url and blog_id in homes:
                 homes[blog_id] = own.home_url

@@ -18,7 +18,7 @@ from wpsitemaps.wordpress.dates import wp_timezone
 from wpsitemaps.wordpress.ids import parse_id
 from wpsitemaps.wordpress.phpdata import as_dict
 from wpsitemaps.wordpress.phpdata import unserialize
-from wpsitemaps.wordpress.queries import options as queries
+from wpsitemaps.wordpress.queries import options as qo
 from wpsitemaps.wordpress.schema import WPTables
 
 log = logging.getLogger(__name__)
@@ -186,7 +186,7 @@ def read_options(conn: Connection, tables: WPTables, settings: Settings) -> dict
     """The raw option rows we need, in one query."""
     extra = (settings.now[len("option:"):],) if settings.now and settings.now.startswith(
         "option:") else ()
-    return queries.options(conn, tables, OPTION_NAMES + extra)
+    return qo.options(conn, tables, OPTION_NAMES + extra)
 
 
 def load_options(conn: Connection, tables: WPTables, settings: Settings) -> SiteOptions:

@@ -1,4 +1,5 @@
-"""SQLAlchemy Core tables for the WordPress core tables, with a runtime table prefix.
+"""SQLAlchemy Core tables for the WordPress core tables (multisite's too), with a runtime
+table prefix.
 
 Only the columns we read are declared (no reflection: start-up makes no round trip, and
 columns added by plugins do not matter). Date columns are declared as strings because
@@ -71,6 +72,22 @@ def _meta(md: MetaData, name: str, owner: str, id_col: str = "meta_id") -> Table
     )
 
 
+def _options(md: MetaData, name: str) -> Table:
+    return Table(
+        name, md,
+        Column("option_id", BigInteger, primary_key=True),
+        Column("option_name", String(191)),
+        Column("option_value", Text),
+    )
+
+
+def options_table(prefix: str) -> Table:
+    """A site's options table alone (a network reads every site's `home` in one UNION)."""
+    if not PREFIX_RE.match(prefix):
+        raise ValueError(f"invalid table prefix {prefix!r}")
+    return _options(MetaData(), prefix + "options")
+
+
 @functools.lru_cache(maxsize=256)
 def build_tables(prefix: str = "wp_", base_prefix: str | None = None) -> WPTables:
     """Return the tables for a prefix (cached per prefix; each set has its own MetaData).
@@ -117,10 +134,37 @@ def build_tables(prefix: str = "wp_", base_prefix: str | None = None) -> WPTable
             Column("display_name", String(250)),
         ),
         usermeta=_meta(md, users_prefix + "usermeta", "user_id", id_col="umeta_id"),
-        options=Table(
-            prefix + "options", md,
-            Column("option_id", BigInteger, primary_key=True),
-            Column("option_name", String(191)),
-            Column("option_value", Text),
-        ),
+        options=_options(md, prefix + "options"),
     )
+
+
+@dataclass(frozen=True)
+class NetworkTables:
+    """The network-wide tables, on the base prefix."""
+
+    metadata: MetaData
+    blogs: Table
+    site: Table
+    sitemeta: Table
+
+
+@functools.lru_cache(maxsize=16)
+def network_tables(base_prefix: str) -> NetworkTables:
+    """The network tables of a base prefix (only the columns we read)."""
+    if not PREFIX_RE.match(base_prefix):
+        raise ValueError(f"invalid table prefix {base_prefix!r}")
+    md = MetaData()
+    blogs = Table(
+        base_prefix + "blogs", md,
+        Column("blog_id", BigInteger, primary_key=True),
+        Column("site_id", BigInteger),
+        Column("domain", String(200)),
+        Column("path", String(100)),
+        *(Column(flag, Integer) for flag in ("public", "archived", "mature", "spam", "deleted")),
+    )
+    site = Table(base_prefix + "site", md, Column("id", BigInteger, primary_key=True),
+                 Column("domain", String(200)), Column("path", String(100)))
+    sitemeta = Table(base_prefix + "sitemeta", md, Column("meta_id", BigInteger, primary_key=True),
+                     Column("site_id", BigInteger), Column("meta_key", String(255)),
+                     Column("meta_value", Text))
+    return NetworkTables(md, blogs, site, sitemeta)

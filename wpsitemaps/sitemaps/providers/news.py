@@ -36,7 +36,7 @@ from wpsitemaps.sitemaps.providers.posts import PostTypeProvider
 from wpsitemaps.sitemaps.providers.posts import post_entries
 from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.dates import utc
-from wpsitemaps.wordpress.queries import news as qn
+from wpsitemaps.wordpress.queries import news as qnews
 from wpsitemaps.wordpress.site import SiteContext
 
 NEWS_WINDOW = timedelta(hours=48)
@@ -108,7 +108,7 @@ class NewsProvider(Provider):
         by `wpsitemaps explain`): listed, window, news_excluded, category."""
         t, site = self.site.tables, self.site
         start, end = self.window
-        window = qn.in_window(t, start, end)
+        window = qnews.in_window(t, start, end)
         # A type the content sitemaps do not list (unknown, excluded, or noindexed as a whole
         # in wpseo_titles) has no news either; the rest reuse the content sitemaps' rules,
         # each type's canonical keep-list computed over the window only (issue #13).
@@ -118,8 +118,8 @@ class NewsProvider(Provider):
             return [("listed", false())]
         ids, slugs = excluded_category_keys(site.settings.news_excluded_categories)
         return [("listed", or_(*listed)), ("window", window),
-                ("news_excluded", ~qn.news_excluded(t)),
-                ("category", ~qn.in_categories(t, ids, slugs))]
+                ("news_excluded", ~qnews.news_excluded(t)),
+                ("category", ~qnews.in_categories(t, ids, slugs))]
 
     @property
     def window(self) -> tuple[datetime, datetime]:
@@ -149,7 +149,7 @@ class NewsProvider(Provider):
         the page's first (newest) post; entries() resumes at that post's (post_date_gmt, ID)
         position, a keyset that needs no OFFSET and survives posts being added before it.
         """
-        keys = qn.window_keys(self.conn, self.site.tables, self.condition)
+        keys = qnews.window_keys(self.conn, self.site.tables, self.condition)
         size = self.per_page()
         out: list[PageBound] = []
         for start in range(0, len(keys), size):
@@ -160,7 +160,7 @@ class NewsProvider(Provider):
 
     def entries(self, page: int, bound: PageBound) -> list[UrlEntry]:
         """One page of news entries starting at the bound's anchor post."""
-        rows = qn.page_rows(self.conn, self.site.tables, self.condition, bound.first_key,
+        rows = qnews.page_rows(self.conn, self.site.tables, self.condition, bound.first_key,
                             self.per_page())
         return news_entries(self.conn, self.site, rows)
 

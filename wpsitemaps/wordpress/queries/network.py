@@ -3,67 +3,28 @@ URLs of many sites at once."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import BigInteger
-from sqlalchemy import Column
 from sqlalchemy import Connection
-from sqlalchemy import Integer
-from sqlalchemy import MetaData
-from sqlalchemy import String
-from sqlalchemy import Table
-from sqlalchemy import Text
 from sqlalchemy import literal
 from sqlalchemy import select
 from sqlalchemy import text
 from sqlalchemy import union_all
 from sqlalchemy.exc import DBAPIError
 
-from wpsitemaps.config import PREFIX_RE
 from wpsitemaps.wordpress.network import Blog
 from wpsitemaps.wordpress.network import Network
 from wpsitemaps.wordpress.network import blog_prefix
 from wpsitemaps.wordpress.phpdata import unserialize
+from wpsitemaps.wordpress.schema import NetworkTables
+from wpsitemaps.wordpress.schema import network_tables
+from wpsitemaps.wordpress.schema import options_table
 
 HOMES_PER_QUERY = 200
 # Untyped on purpose: mypy 2.4 crashes expanding union_all()'s variadic generic types.
 UNION_ALL: Any = union_all  # sites per UNION ALL when reading many home options
-
-
-@dataclass(frozen=True)
-class NetworkTables:
-    """The network-wide tables, on the base prefix."""
-
-    metadata: MetaData
-    blogs: Table
-    site: Table
-    sitemeta: Table
-
-
-@functools.lru_cache(maxsize=16)
-def network_tables(base_prefix: str) -> NetworkTables:
-    """The network tables of a base prefix (only the columns we read)."""
-    if not PREFIX_RE.match(base_prefix):
-        raise ValueError(f"invalid table prefix {base_prefix!r}")
-    md = MetaData()
-    blogs = Table(
-        base_prefix + "blogs", md,
-        Column("blog_id", BigInteger, primary_key=True),
-        Column("site_id", BigInteger),
-        Column("domain", String(200)),
-        Column("path", String(100)),
-        *(Column(flag, Integer) for flag in ("public", "archived", "mature", "spam", "deleted")),
-    )
-    site = Table(base_prefix + "site", md, Column("id", BigInteger, primary_key=True),
-                 Column("domain", String(200)), Column("path", String(100)))
-    sitemeta = Table(base_prefix + "sitemeta", md, Column("meta_id", BigInteger, primary_key=True),
-                     Column("site_id", BigInteger), Column("meta_key", String(255)),
-                     Column("meta_value", Text))
-    return NetworkTables(md, blogs, site, sitemeta)
 
 
 def is_network(conn: Connection, base_prefix: str) -> bool:
@@ -159,8 +120,7 @@ def _on(value: str | None) -> bool:
 
 
 def _home_query(base_prefix: str, blog_id: int) -> Any:
-    opts = Table(blog_prefix(base_prefix, blog_id) + "options", MetaData(),
-                 Column("option_name", String(191)), Column("option_value", Text))
+    opts = options_table(blog_prefix(base_prefix, blog_id))
     return (select(literal(blog_id).label("blog_id"), opts.c.option_value.label("home"))
             .where(opts.c.option_name == "home"))
 

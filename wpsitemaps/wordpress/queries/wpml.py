@@ -11,45 +11,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import BigInteger
-from sqlalchemy import Column
 from sqlalchemy import Connection
-from sqlalchemy import Integer
-from sqlalchemy import MetaData
-from sqlalchemy import String
-from sqlalchemy import Table
 from sqlalchemy import func
 from sqlalchemy import select
 
-from wpsitemaps.config import PREFIX_RE
+from wpsitemaps.wordpress.plugintables import wpml_tables
 from wpsitemaps.wordpress.queries.posts import chunks
 from wpsitemaps.wordpress.schema import WPTables
 
 
-def _tables(prefix: str) -> tuple[Table, Table]:
-    if not PREFIX_RE.match(prefix):
-        raise ValueError(f"invalid table prefix {prefix!r}")
-    md = MetaData()
-    translations = Table(prefix + "icl_translations", md,
-                         Column("translation_id", BigInteger, primary_key=True),
-                         Column("element_type", String(60)),
-                         Column("element_id", BigInteger),
-                         Column("trid", BigInteger),
-                         Column("language_code", String(7)),
-                         Column("source_language_code", String(7)))
-    languages = Table(prefix + "icl_languages", md,
-                      Column("id", Integer, primary_key=True),
-                      Column("code", String(7)),
-                      Column("english_name", String(128)),
-                      Column("default_locale", String(35)),
-                      Column("tag", String(35)),
-                      Column("active", Integer))
-    return translations, languages
-
-
 def languages(conn: Connection, prefix: str) -> list[Any]:
     """(code, english_name, default_locale, tag, active) of every language WPML knows."""
-    _, lang = _tables(prefix)
+    lang = wpml_tables(prefix).languages
     return list(conn.execute(select(lang.c.code, lang.c.english_name, lang.c.default_locale,
                                     lang.c.tag, lang.c.active).order_by(lang.c.id)))
 
@@ -57,7 +30,7 @@ def languages(conn: Connection, prefix: str) -> list[Any]:
 def element_languages(conn: Connection, prefix: str, element_type: str,
                       ids: Iterable[int]) -> dict[int, str]:
     """{element_id: language_code} of elements of one type."""
-    tr, _ = _tables(prefix)
+    tr = wpml_tables(prefix).translations
     out: dict[int, str] = {}
     for chunk in chunks(ids):
         stmt = select(tr.c.element_id, tr.c.language_code).where(
@@ -69,7 +42,7 @@ def element_languages(conn: Connection, prefix: str, element_type: str,
 def element_groups(conn: Connection, prefix: str, element_type: str,
                    ids: Iterable[int]) -> dict[int, dict[str, int]]:
     """{element_id: {language_code: element_id}}: each element's translation group (trid)."""
-    tr, _ = _tables(prefix)
+    tr = wpml_tables(prefix).translations
     trids: dict[int, int] = {}
     for chunk in chunks(ids):
         stmt = select(tr.c.element_id, tr.c.trid).where(tr.c.element_type == element_type,
@@ -87,7 +60,7 @@ def element_groups(conn: Connection, prefix: str, element_type: str,
 def published_counts(conn: Connection, t: WPTables, prefix: str, post_type: str,
                      by_author: bool = False) -> dict[tuple[str, int], int]:
     """{(language_code, author or 0): published posts of a type}."""
-    tr, _ = _tables(prefix)
+    tr = wpml_tables(prefix).translations
     p = t.posts
     author = p.c.post_author if by_author else func.min(0)
     stmt = (select(tr.c.language_code, author, func.count())
