@@ -162,7 +162,7 @@ def _swap(tmp: Path, target: Path) -> None:
 
 
 @dataclass(frozen=True)
-class Target:
+class ExportSite:
     """One site to export: its directory name, address and path prefix."""
 
     name: str
@@ -171,7 +171,7 @@ class Target:
     skip: str | None = None  # why it is not written (a 410 site)
 
 
-def network_targets(app: Flask, blog_id: int | None) -> list[Target] | None:
+def network_targets(app: Flask, blog_id: int | None) -> list[ExportSite] | None:
     """The sites of a network to export (one, or all); None when not a network service."""
     from wpsitemaps.network_check import all_blogs
     from wpsitemaps.web.context import ENGINE
@@ -189,7 +189,7 @@ def network_targets(app: Flask, blog_id: int | None) -> list[Target] | None:
         if blog_id is not None and blog.blog_id != blog_id:
             continue
         scheme = urlsplit(homes.get(blog.blog_id, "")).scheme or "http"
-        out.append(Target(f"blog{blog.blog_id}", f"{scheme}://{blog.domain}", blog.prefix,
+        out.append(ExportSite(f"blog{blog.blog_id}", f"{scheme}://{blog.domain}", blog.prefix,
                           f"410 {blog.gone}" if blog.gone else None))
     if blog_id is not None and not out:
         raise ExportError(f"no site with blog_id {blog_id} in this network")

@@ -70,7 +70,7 @@ BOUNDS_KEY = "wpsitemaps.headless.bounds"
 
 
 @dataclass(frozen=True)
-class Target:
+class DataType:
     """A resolved data type: its canonical spelling and its post type."""
 
     data_type: str
@@ -86,14 +86,14 @@ class Language:
     codes: tuple[str, ...] = ()
 
 
-def data_types(site: SiteContext, cfg: HeadlessConfig) -> dict[str, Target]:
-    """Lower-cased name -> Target: defaults, then public custom types, then configuration."""
-    out = {name.lower(): Target(name, pt) for name, pt in DEFAULT_DATA_TYPES.items()}
+def data_types(site: SiteContext, cfg: HeadlessConfig) -> dict[str, DataType]:
+    """Lower-cased name -> DataType: defaults, then public custom types, then configuration."""
+    out = {name.lower(): DataType(name, pt) for name, pt in DEFAULT_DATA_TYPES.items()}
     for ctype in site.types.post_types:
         if not ctype.builtin:
-            out.setdefault(ctype.name.lower(), Target(ctype.name, ctype.name))
+            out.setdefault(ctype.name.lower(), DataType(ctype.name, ctype.name))
     for name, pt in cfg.data_types.items():
-        out[name.lower()] = Target(name, pt)
+        out[name.lower()] = DataType(name, pt)
     return out
 
 
@@ -147,7 +147,7 @@ def event_window(site: SiteContext, events: EventsConfig) -> tuple[str, str]:
 
 
 def selection(conn: Connection, site: SiteContext, cfg: HeadlessConfig, params: ApiParams,
-              target: Target, lang: Language) -> ColumnElement[bool] | None:
+              target: DataType, lang: Language) -> ColumnElement[bool] | None:
     """The SQL condition for listed posts; None when a rule removes the whole type."""
     rules = [r for r in cfg.experiences[params.experience]
              if r.data_type.lower() == target.data_type.lower()]
@@ -172,7 +172,7 @@ def selection(conn: Connection, site: SiteContext, cfg: HeadlessConfig, params: 
     return and_(*conds)
 
 
-def page_url(params: ApiParams, target: Target, page: int) -> str:
+def page_url(params: ApiParams, target: DataType, page: int) -> str:
     """This call with `page=n` (the canonical data type spelling), for the index."""
     query = urlencode([("baseUrl", params.base_url), ("dataType", target.data_type),
                        ("experience", params.experience), ("language", params.language),
@@ -191,7 +191,7 @@ def sitemap() -> BaseResponse:
         bad("dataType: unknown data type")
     lang = resolve_language(conn, site, params.language)
     where = selection(conn, site, cfg, params, target, lang)
-    bounds = [] if where is None else page_bounds(
+    bounds = [] if where is None else cached_spans(
         site, (params.experience, target.data_type, params.language),
         lambda: qp.page_bounds(conn, site.tables, where, PAGE_SIZE))
     if params.page is None and len(bounds) > 1:
@@ -204,7 +204,7 @@ def sitemap() -> BaseResponse:
         if params.page is not None:
             abort(404, "page: no such page")
         return xml_response(render_urlset([], None), None, negotiate=False)
-    rows = page_rows(conn, site, target, where, bounds, page)
+    rows = listed_rows(conn, site, target, where, bounds, page)
     entries = [UrlEntry(detail_url(params.base_url, target.data_type, int(r.ID),
                                    str(r.post_title or "")), utc(r.post_modified_gmt))
                for r in rows]
@@ -212,7 +212,7 @@ def sitemap() -> BaseResponse:
                         negotiate=False)
 
 
-def page_bounds(site: SiteContext, key: tuple[str, ...],
+def cached_spans(site: SiteContext, key: tuple[str, ...],
                 compute: Callable[[], list[qp.PageSpan]]) -> list[qp.PageSpan]:
     """A selection's page bounds, a pass over every post of the type: computed at most once
     per `cache_ttl` per worker and selection (issue #13), not on every call. A page's rows
@@ -222,7 +222,7 @@ def page_bounds(site: SiteContext, key: tuple[str, ...],
     return cache.get(site, ("headless", *key), compute)
 
 
-def page_rows(conn: Connection, site: SiteContext, target: Target, where: ColumnElement[bool],
+def listed_rows(conn: Connection, site: SiteContext, target: DataType, where: ColumnElement[bool],
               bounds: list[qp.PageSpan], page: int) -> list[Row[Any]]:
     """Up to PAGE_SIZE rows of the page's ID range, the canonical rule settled on them as a
     sitemap page does (PostTypeProvider.listed)."""
@@ -235,15 +235,15 @@ def page_rows(conn: Connection, site: SiteContext, target: Target, where: Column
     return rows[:PAGE_SIZE]
 
 
-def database_unavailable(exc: Exception) -> Response:
+def bad_gateway(exc: Exception) -> Response:
     """WordPress data cannot be read right now: 502 with Retry-After (the issue's contract)."""
     log.error("api: database unavailable: %s", exc.__class__.__name__, exc_info=exc)
     return plain("502 Bad Gateway: the WordPress database cannot be read right now.", 502,
                  **{"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
-bp.register_error_handler(DBAPIError, database_unavailable)
-bp.register_error_handler(PoolTimeout, database_unavailable)
+bp.register_error_handler(DBAPIError, bad_gateway)
+bp.register_error_handler(PoolTimeout, bad_gateway)
 
 
 def init_app(app: Flask, settings: Settings) -> None:
