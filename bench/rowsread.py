@@ -19,7 +19,7 @@ from tests.support.handlers import HandlerReads  # noqa: E402
 from tests.support.handlers import rows_read  # noqa: E402
 from wpsitemaps import create_app  # noqa: E402
 from wpsitemaps.demo.run import DEMO_CONFIG  # noqa: E402
-from wpsitemaps.web.context import ENGINE  # noqa: E402
+from wpsitemaps.web.context import service_of  # noqa: E402
 
 
 def rows_examined(db: str, paths: dict[str, str], tmp: Path, store: str = "off",
@@ -41,7 +41,7 @@ def rows_examined(db: str, paths: dict[str, str], tmp: Path, store: str = "off",
     for label, path in paths.items():
         for _ in range(2):
             client.get(path)
-        reads = HandlerReads(app.extensions[ENGINE])
+        reads = HandlerReads(service_of(app).engine)
         try:
             client.get(path)
         finally:

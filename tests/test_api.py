@@ -28,7 +28,7 @@ from tests.support.sitemaps import validator
 from tests.support.storeclock import write
 from wpsitemaps import create_app
 from wpsitemaps.headless.urls import detail_slug
-from wpsitemaps.web.context import ENGINE
+from wpsitemaps.web.context import service_of
 
 HEADLESS: dict[str, Any] = {
     "data_types": {"Event": "tribe_events"},
@@ -240,7 +240,7 @@ def test_page_bounds_are_computed_once_per_cache_ttl(api_app: Callable[..., Flas
     """The pass over the whole type (the page bounds) runs on the first call, not on every
     call; a page's rows are read live, so a post unpublished since is gone at once."""
     client = api_app(many_posts(1001))
-    engine = client.application.extensions[ENGINE]
+    engine = service_of(client.application).engine
     statements: list[str] = []
 
     def record(*args: Any) -> None:

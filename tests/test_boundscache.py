@@ -1,4 +1,5 @@
-"""The page-bounds cache: TTL, stale-while-refresh, forced refresh, and its effect on pages."""
+"""The value cache (page bounds...): TTL, stale-while-refresh, forced refresh, and its effect
+on pages."""
 
 from __future__ import annotations
 
@@ -14,12 +15,12 @@ from flask.testing import FlaskClient
 
 from tests.support.builder import Site
 from tests.support.sitemaps import parse_index
+from wpsitemaps.cache.values import ValueCache
+from wpsitemaps.cache.values import Values
 from wpsitemaps.entries import PageBound
-from wpsitemaps.sitemaps.bounds import BoundsCache
-from wpsitemaps.sitemaps.bounds import SharedCache
+from wpsitemaps.serving.refresh import Refresher
 from wpsitemaps.sitemaps.providers.base import Provider
-from wpsitemaps.web.context import BOUNDS_CACHE as EXTENSION
-from wpsitemaps.web.context import REFRESH_ENVIRON_KEY
+from wpsitemaps.web.context import service_of
 
 
 class Clock:
@@ -35,7 +36,7 @@ class Clock:
 def test_fresh_value_is_reused() -> None:
     """Within the TTL the value is computed once."""
     calls: list[int] = []
-    cache = BoundsCache(300, Clock())
+    cache = ValueCache(300, Clock())
     assert cache.get("k", lambda: calls.append(1) or len(calls)) == 1
     assert cache.get("k", lambda: calls.append(1) or len(calls)) == 1
     assert calls == [1]
@@ -44,16 +45,16 @@ def test_fresh_value_is_reused() -> None:
 def test_stale_value_is_served_and_a_refresh_is_asked_for() -> None:
     """Past the TTL the old value is returned at once and the refresher is called."""
     clock, asked = Clock(), []
-    cache = BoundsCache(300, clock, on_stale=lambda: asked.append(1))
+    cache = ValueCache(300, clock)
     cache.get("k", lambda: "old")
     clock.now += 301
-    assert cache.get("k", lambda: "new") == "old"
+    assert cache.get("k", lambda: "new", on_stale=lambda: asked.append(1)) == "old"
     assert asked == [1]
 
 
 def test_forced_get_recomputes() -> None:
     """force=True (the background refresh) computes and stores the new value."""
-    cache = BoundsCache(300, Clock(), on_stale=lambda: None)
+    cache = ValueCache(300, Clock())
     cache.get("k", lambda: "old")
     assert cache.get("k", lambda: "new", force=True) == "new"
     assert cache.get("k", lambda: "newer") == "new"
@@ -61,7 +62,7 @@ def test_forced_get_recomputes() -> None:
 
 def test_ttl_zero_never_caches() -> None:
     """cache_ttl = 0 computes on every call."""
-    cache = BoundsCache(0, Clock())
+    cache = ValueCache(0, Clock())
     cache.get("k", lambda: "a")
     assert cache.get("k", lambda: "b") == "b"
 
@@ -91,9 +92,10 @@ def test_background_refresh_updates_the_index(make_app: Callable[..., Flask]) ->
     app = make_app(site, ENTRIES_PER_PAGE=2)
     client = app.test_client()
     assert post_pages(client) == 2
-    _trash(app.extensions["wpsitemaps.settings"].database_url, 1, 2)
+    _trash(service_of(app).settings.database_url, 1, 2)
     assert post_pages(client) == 2  # still within the TTL
-    client.get("/sitemap_index.xml", environ_base={REFRESH_ENVIRON_KEY: True})
+    service = service_of(app)
+    Refresher(service).run(service.resolve("localhost", "/"))
     assert post_pages(client) == 1
 
 
@@ -105,8 +107,8 @@ def test_stale_cache_triggers_a_background_refresh(make_app: Callable[..., Flask
     app = make_app(site, ENTRIES_PER_PAGE=1)
     client = app.test_client()
     client.get("/sitemap_index.xml")
-    _trash(app.extensions["wpsitemaps.settings"].database_url, 1)
-    cache: BoundsCache = app.extensions[EXTENSION]
+    _trash(service_of(app).settings.database_url, 1)
+    cache = service_of(app).values
     cache.clock = lambda: time.monotonic() + 10_000  # everything is stale now
     assert post_pages(client) == 2
     deadline = time.monotonic() + 10
@@ -148,10 +150,10 @@ def test_a_slow_value_is_kept_twenty_times_its_cost() -> None:
     """A value that took 100 s to compute is kept 2,000 s, and a refresh of the others
     (force) leaves it alone until then: keeping it fresh never keeps the database busy more
     than a twentieth of the time."""
-    from wpsitemaps.sitemaps.bounds import SLOW_FACTOR
+    from wpsitemaps.cache.values import SLOW_FACTOR
 
     clock = Clock()
-    cache = BoundsCache(300, clock, on_stale=lambda: None)
+    cache = ValueCache(300, clock)
 
     def slow(value: str) -> Callable[[], str]:
         def compute() -> str:
@@ -193,7 +195,7 @@ def test_one_providers_slow_bounds_never_delay_anothers() -> None:
     """While one thread computes a provider's bounds (a refresh waiting on a locked table),
     another thread gets another provider's bounds at once: no lock shared between them."""
     no_site: Any = None  # neither provider reads its site or connection
-    held, quick = Held(no_site, no_site, SharedCache()), Quick(no_site, no_site, SharedCache())
+    held, quick = Held(no_site, no_site, Values()), Quick(no_site, no_site, Values())
     thread = threading.Thread(target=lambda: held.bounds, daemon=True)
     thread.start()
     try:

@@ -13,7 +13,8 @@ from flask import Flask
 from tests.support.builder import Site
 from wpsitemaps.check import run_check
 from wpsitemaps.config import load_settings
-from wpsitemaps.web.context import log_types
+from wpsitemaps.serving.refresh import log_types
+from wpsitemaps.web.context import service_of
 
 
 def plain_site_with_events() -> Site:
@@ -77,8 +78,8 @@ def test_service_logs_the_report_at_start(make_app: Callable[..., Flask],
                                          caplog: pytest.LogCaptureFixture) -> None:
     """Start-up logs the report as a warning when something is not served."""
     app = make_app(plain_site_with_events())
-    with caplog.at_level(logging.INFO, logger="wpsitemaps.web.context"):
-        log_types(app)
+    with caplog.at_level(logging.INFO, logger="wpsitemaps.serving.refresh"):
+        log_types(service_of(app))
     reports = [r for r in caplog.records if "content with published objects" in r.getMessage()]
     assert len(reports) == 1 and reports[0].levelno == logging.WARNING
     assert "post type event" in reports[0].getMessage()

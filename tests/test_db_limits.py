@@ -22,7 +22,7 @@ from tests.test_outage import outage_site
 from wpsitemaps import create_app
 from wpsitemaps.config import ConfigError
 from wpsitemaps.config import load_settings
-from wpsitemaps.web.context import ENGINE
+from wpsitemaps.web.context import service_of
 from wpsitemaps.wordpress.db import limited
 from wpsitemaps.wordpress.db import make_engine
 from wpsitemaps.wordpress.limits import DatabaseUnavailable
@@ -148,7 +148,7 @@ def test_request_out_of_time_leaves_the_work_to_the_refresh(tmp_path: Path) -> N
                 threading.current_thread().name != "wpsitemaps-refresh":
             time.sleep(0.5)
 
-    event.listen(app.extensions[ENGINE], "before_cursor_execute", slow_in_requests)
+    event.listen(service_of(app).engine, "before_cursor_execute", slow_in_requests)
     client = app.test_client()
     assert_unavailable(client.get("/post-sitemap.xml"))
     deadline = time.monotonic() + 10

@@ -16,12 +16,13 @@ from wpsitemaps.export import ExportError
 from wpsitemaps.export import site_files
 from wpsitemaps.export import write_atomically
 from wpsitemaps.paths import XSL_DIR
+from wpsitemaps.web.context import service_of
 
 
 def run_export(app: Flask, target: Path, monkeypatch: pytest.MonkeyPatch,
                *args: str) -> str:
     """Run the CLI command against `app`; return its output."""
-    monkeypatch.setattr(cli, "build_app", lambda overrides=None: app)
+    monkeypatch.setattr(cli, "build_service", lambda overrides=None: service_of(app))
     result = CliRunner().invoke(cli.main, ["export", str(target), *args])
     assert result.exit_code == 0, result.output
     return result.output
@@ -101,7 +102,7 @@ def test_failed_export_leaves_previous_directory(app: Flask, tmp_path: Path) -> 
     (target / "sitemap_index.xml").write_text("previous")
 
     def failing() -> Iterator[tuple[str, bytes]]:
-        files = site_files(app, with_gzip=False)
+        files = site_files(service_of(app), with_gzip=False)
         yield next(files)
         yield next(files)
         raise ExportError("/page-sitemap.xml answered 503 SERVICE UNAVAILABLE")
@@ -116,13 +117,13 @@ def test_failed_export_leaves_previous_directory(app: Flask, tmp_path: Path) -> 
 def test_server_error_fails_the_command(app: Flask, tmp_path: Path,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """A non-200 answer stops the command with exit code 2 and names the path."""
-    monkeypatch.setattr(cli, "build_app", lambda overrides=None: app)
+    monkeypatch.setattr(cli, "build_service", lambda overrides=None: service_of(app))
     real = export.fetch
 
-    def broken(client: object, path: str) -> bytes:
+    def broken(session: object, path: str) -> object:
         if path == "/page-sitemap.xml":
             raise ExportError(f"{path} answered 503 SERVICE UNAVAILABLE")
-        return real(client, path)  # type: ignore[arg-type]
+        return real(session, path)  # type: ignore[arg-type]
 
     monkeypatch.setattr(export, "fetch", broken)
     result = CliRunner().invoke(cli.main, ["export", str(tmp_path / "out")])
@@ -147,7 +148,7 @@ def test_progress_counts_every_sitemap(app: Flask) -> None:
         calls.append(length)
         return calls.append
 
-    list(site_files(app, with_gzip=False, start=start))
+    list(site_files(service_of(app), with_gzip=False, start=start))
     listed = app.test_client().get("/sitemap_index.xml").data.count(b"<sitemap>")
     assert listed >= 5
     assert calls[0] == listed + 1 and sum(calls[1:]) == listed + 1

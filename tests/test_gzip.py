@@ -8,9 +8,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from wpsitemaps.serving.variants import gzip_bytes
+from wpsitemaps.web.accept import gzip_quality
 from wpsitemaps.web.gzip import add_vary
-from wpsitemaps.web.gzip import gzip_bytes
-from wpsitemaps.web.gzip import gzip_quality
 
 PATHS = ["/sitemap_index.xml", "/post-sitemap.xml", "/page-sitemap.xml",
          "/category-sitemap.xml", "/author-sitemap.xml"]

@@ -24,6 +24,7 @@ from tests.support.sitemaps import fetch_all
 from tests.support.sitemaps import parse_urlset
 from wpsitemaps.content.urls import MAX_URL_LENGTH
 from wpsitemaps.sitemaps.render import XML_FORBIDDEN
+from wpsitemaps.web.context import service_of
 
 NAMES = ("post", "page", "attachment", "category", "post_tag", "post_format", "author",
          "nav_menu_item", "revision")
@@ -37,7 +38,7 @@ def hostile_app(request: pytest.FixtureRequest, make_app: Callable[..., Flask]) 
     if request.param == "mariadb":
         clip_for_mysql(site)
     app = make_app(site, backend=request.param)
-    url = app.extensions["wpsitemaps.settings"].database_url
+    url = service_of(app).settings.database_url
     if request.param == "sqlite":
         poison_sqlite(Path(url.removeprefix("sqlite:///")))
     return app

@@ -26,11 +26,11 @@ import redis
 
 from tests.conftest import IN_CI
 from tests.test_store_redis import redis_reachable
+from wpsitemaps.cache.leases import Keeper
+from wpsitemaps.cache.leases import new_token
 from wpsitemaps.store.base import Guard
 from wpsitemaps.store.base import Store
 from wpsitemaps.store.disk import DiskStore
-from wpsitemaps.store.leases import Keeper
-from wpsitemaps.store.leases import new_token
 from wpsitemaps.store.redis import RedisStore
 
 _spaces = count()
@@ -182,7 +182,7 @@ import signal, sys, time
 from wpsitemaps.store.base import Guard
 from wpsitemaps.store.disk import DiskStore
 from wpsitemaps.store.redis import RedisStore
-from wpsitemaps.store.leases import KEEPER, Keeper
+from wpsitemaps.cache.leases import KEEPER, Keeper
 where, key, how = sys.argv[1:]
 store = RedisStore(where, ttl=60) if where.startswith("redis") else DiskStore(where, 10**8)
 # The process's keeper (its exit hooks), or a short-term one to see a killed lease run out.
@@ -241,7 +241,7 @@ def test_serve_hands_gunicorn_the_hook_that_gives_leases_back(
     """The config `wpsitemaps serve` passes to gunicorn has a worker_exit hook that releases
     the exiting worker's leases."""
     from wpsitemaps import cli
-    from wpsitemaps.store.leases import KEEPER
+    from wpsitemaps.cache.leases import KEEPER
 
     started: list[list[str]] = []
     monkeypatch.setattr(cli.os, "execve", lambda _exe, args, _env: started.append(args))

@@ -14,6 +14,7 @@ from tests.support.network import load_ms_sqlite
 from tests.support.network import network_app
 from tests.support.network import sqlite_exec
 from wpsitemaps import cli
+from wpsitemaps.web.context import service_of
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +58,7 @@ def test_check_lists_every_site_with_its_state(ms_copy: str,
 
 def run_export(app: Flask, monkeypatch: pytest.MonkeyPatch, *args: str) -> str:
     """Run `wpsitemaps export` against `app`; return its output."""
-    monkeypatch.setattr(cli, "build_app", lambda overrides=None: app)
+    monkeypatch.setattr(cli, "build_service", lambda overrides=None: service_of(app))
     result = CliRunner().invoke(cli.main, ["export", *args])
     assert result.exit_code == 0, result.output
     return result.output

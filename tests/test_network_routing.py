@@ -20,9 +20,10 @@ from tests.support.network import process_app
 from tests.support.network import sqlite_exec
 from tests.support.sitemaps import parse_index
 from tests.support.sitemaps import parse_urlset
-from wpsitemaps.web.context import SITES
-from wpsitemaps.web.context import load_site
-from wpsitemaps.web.sites import Sites
+from wpsitemaps.serving.sites import Sites
+from wpsitemaps.web.context import resolution
+from wpsitemaps.web.context import service_of
+from wpsitemaps.web.context import session
 
 SITE_TABLES = ("posts", "postmeta", "options", "terms", "term_taxonomy", "term_relationships",
                "termmeta", "comments", "commentmeta", "links")
@@ -122,7 +123,8 @@ def test_each_site_has_its_own_key(network: Flask) -> None:
     for base, path in (("http://localhost", "/"), ("http://localhost", "/fr/"),
                        ("http://127.0.0.1", "/")):
         with network.test_request_context(path + "sitemap_index.xml", base_url=base):
-            keys.append(load_site().key)
+            assert session().site.key == resolution().key
+            keys.append(session().site.key)
     assert keys == ["blog1", "blog2", "blog3"]
 
 
@@ -187,7 +189,7 @@ def test_new_site_appears_within_cache_ttl(ms_copy: str) -> None:
     """A site created while the service runs is served once cache_ttl has passed."""
     app = network_app(ms_copy, CACHE_TTL=300)
     now = [1000.0]
-    app.extensions[SITES] = Sites(app.extensions[SITES].settings, clock=lambda: now[0])
+    service_of(app).sites = Sites(service_of(app).settings, clock=lambda: now[0])
     client = app.test_client()
     assert get(client, "http://localhost/new/sitemap_index.xml").status_code == 404
     _create_site(ms_copy, 5, "/new/")
@@ -212,7 +214,7 @@ def test_site_contexts_stay_within_the_lru_bound(network: Flask, ms_copy: str) -
     client = app.test_client()
     for url in ("http://localhost/", "http://localhost/fr/", "http://127.0.0.1/"):
         assert get(client, url + "sitemap_index.xml").status_code == 200
-    assert app.extensions[SITES].cached_contexts() == 2
+    assert service_of(app).sites.cached_contexts() == 2
 
 
 def test_network_robots_txt_lists_every_public_live_site(ms_copy: str) -> None:

@@ -24,6 +24,7 @@ from tests.support.sitemaps import parse_index
 from tests.support.sitemaps import path_of
 from wpsitemaps import create_app
 from wpsitemaps.demo.wp import php_serialize
+from wpsitemaps.web.context import service_of
 
 BACKENDS = ["sqlite", pytest.param("mariadb", marks=pytest.mark.mariadb)]
 GUESSES = ("post", "page", "attachment", "revision", "secret", "wp_block", "nav_menu_item",
@@ -134,7 +135,7 @@ def test_no_route_writes(make_app: Callable[..., Flask], backend: str) -> None:
     """Every statement the app runs while serving everything is a SELECT (or SHOW)."""
     site, _ = leaky_site()
     app = make_app(site, backend=backend)
-    engine = app.extensions["wpsitemaps.engine"]
+    engine = service_of(app).engine
     statements: list[str] = []
 
     def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
@@ -195,7 +196,7 @@ def test_readme_grants_are_enough(make_app: Callable[..., Flask]) -> None:
     try:
         app = create_app({"TESTING": True, "NOW": "option:test_now", "DATABASE_URL":
                           url.replace(f"{wpdb.RO_USER}:{wpdb.RO_PASSWORD}", f"{user}:secret")})
-        assert f"//{user}:secret@" in app.extensions["wpsitemaps.settings"].database_url
+        assert f"//{user}:secret@" in service_of(app).settings.database_url
         bodies = every_route(app)
         assert b"public-post" in b"".join(bodies.values())
     finally:

@@ -25,6 +25,7 @@ from tests.support.sitemaps import assert_valid
 from tests.support.sitemaps import fetch_all
 from tests.support.tcpproxy import TcpProxy
 from wpsitemaps import create_app
+from wpsitemaps.web.context import service_of
 
 pytestmark = pytest.mark.mariadb
 PAGES = ("/sitemap_index.xml", "/post-sitemap.xml", "/post-sitemap2.xml", "/page-sitemap.xml",
@@ -119,7 +120,7 @@ def test_restart_is_invisible(proxied_app: Flask, proxy: TcpProxy) -> None:
 
 def statements_per_page(app: Flask, path: str) -> int:
     """How many SQL statements one request for `path` runs."""
-    engine = app.extensions["wpsitemaps.engine"]
+    engine = service_of(app).engine
     seen: list[str] = []
 
     def count(*args: Any) -> None:
@@ -139,7 +140,7 @@ def test_cut_inside_a_page_never_gives_partial_xml(proxied_app: Flask, proxy: Tc
     """Cutting the connection before any one of a page's statements gives 503, never a 200."""
     total = statements_per_page(proxied_app, path)
     assert total >= 3
-    engine = proxied_app.extensions["wpsitemaps.engine"]
+    engine = service_of(proxied_app).engine
     for k in range(1, total + 1):
         calls = iter(range(1, 1000))
 
@@ -160,7 +161,7 @@ def test_cut_inside_a_page_never_gives_partial_xml(proxied_app: Flask, proxy: Tc
 def test_cut_after_last_statement_keeps_the_page(proxied_app: Flask, proxy: TcpProxy) -> None:
     """A cut after the page's last query (only the closing rollback fails) still gives the 200."""
     total = statements_per_page(proxied_app, "/post-sitemap2.xml")
-    engine = proxied_app.extensions["wpsitemaps.engine"]
+    engine = service_of(proxied_app).engine
     calls = iter(range(1, 1000))
 
     def cut_after_last(*_args: Any) -> None:
@@ -221,4 +222,4 @@ def test_random_cuts_under_traffic(proxied_app: Flask, proxy: TcpProxy) -> None:
         stop.set()
         thread.join()
     assert statuses.get(503, 0) > 0 and statuses.get(200, 0) > 0, statuses
-    assert proxied_app.extensions["wpsitemaps.engine"].pool.checkedout() == 0
+    assert service_of(proxied_app).engine.pool.checkedout() == 0

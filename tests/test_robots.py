@@ -12,9 +12,10 @@ from protego import Protego
 from tests.support.builder import Site
 from tests.support.data import small_site
 from wpsitemaps.config import ConfigError
-from wpsitemaps.web.robots_config import MAX_ROBOTS_BYTES
-from wpsitemaps.web.robots_config import expand_path
-from wpsitemaps.web.robots_config import parse_robots_config
+from wpsitemaps.serving.robots_config import MAX_ROBOTS_BYTES
+from wpsitemaps.serving.robots_config import expand_path
+from wpsitemaps.serving.robots_config import parse_robots_config
+from wpsitemaps.web.context import service_of
 
 AI_GROUPS: dict[str, Any] = {
     "disallow": ["/admin"],
@@ -139,7 +140,7 @@ def test_robots_lines_command(make_app: Callable[..., Flask],
     from wpsitemaps import cli
 
     app = make_app(small_site())
-    monkeypatch.setattr(cli, "build_app", lambda overrides=None: app)
+    monkeypatch.setattr(cli, "build_service", lambda overrides=None: service_of(app))
     result = CliRunner().invoke(cli.main, ["robots-lines"])
     assert result.exit_code == 0, result.output
     assert result.output == "Sitemap: http://example.test/sitemap_index.xml\n"

@@ -23,7 +23,7 @@ from tests.support.handlers import rows_read
 from wpsitemaps import create_app
 from wpsitemaps.demo.run import DEMO_CONFIG
 from wpsitemaps.demo.write import mysql_sql
-from wpsitemaps.web.context import ENGINE
+from wpsitemaps.web.context import service_of
 
 pytestmark = pytest.mark.mariadb
 NOW = 1795969443
@@ -59,7 +59,7 @@ def warm_reads(app: Flask, path: str) -> int:
     client = app.test_client()
     for _ in range(2):
         assert client.get(path).status_code == 200, path
-    reads = HandlerReads(app.extensions[ENGINE])
+    reads = HandlerReads(service_of(app).engine)
     try:
         assert client.get(path).status_code == 200
     finally:

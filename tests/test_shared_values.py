@@ -1,6 +1,6 @@
 """Per-refresh values shared between workers through the page store (issue #13).
 
-Two BoundsCaches over one store stand for two gunicorn workers (each DiskStore instance has
+Two ValueCaches over one store stand for two gunicorn workers (each DiskStore instance has
 its own lease token, as each process has); the HTTP tests use two apps over one database and
 one store directory, as two workers of one server do.
 """
@@ -25,32 +25,42 @@ from flask import Flask
 from tests.support.builder import Site
 from tests.support.sitemaps import parse_index
 from wpsitemaps import create_app
+from wpsitemaps.cache.leases import new_token
+from wpsitemaps.cache.leases import new_token
+from wpsitemaps.cache.peer import StoreValues
+from wpsitemaps.cache.peer import decode
+from wpsitemaps.cache.peer import encode
+from wpsitemaps.cache.peer import value_key
+from wpsitemaps.cache.values import WAIT
+from wpsitemaps.cache.values import ValueCache
 from wpsitemaps.entries import Alternate
 from wpsitemaps.entries import ImageEntry
 from wpsitemaps.entries import NewsEntry
 from wpsitemaps.entries import PageBound
 from wpsitemaps.entries import UrlEntry
 from wpsitemaps.entries import VideoEntry
-from wpsitemaps.sitemaps.bounds import WAIT
-from wpsitemaps.sitemaps.bounds import BoundsCache
 from wpsitemaps.sitemaps.providers.posts import PostTypeProvider
-from wpsitemaps.sitemaps.sharing import SharedValues
-from wpsitemaps.sitemaps.sharing import decode
-from wpsitemaps.sitemaps.sharing import encode
-from wpsitemaps.sitemaps.sharing import value_key
 from wpsitemaps.store.base import Record
 from wpsitemaps.store.base import StoreError
 from wpsitemaps.store.disk import DiskStore
-from wpsitemaps.store.leases import new_token
 from wpsitemaps.wordpress.queries.posts import PageSpan
 
 WHEN = datetime(2024, 5, 6, 7, 8, 9, 123456, tzinfo=UTC)
 
 
-def worker(root: Path, **kwargs: Any) -> BoundsCache:
-    """One worker's bounds cache over the store directory `root`."""
-    peer = SharedValues(DiskStore(str(root), max_bytes=10**8), "ns")
-    return BoundsCache(300, on_stale=lambda: None, peer=peer, **kwargs)
+class Worker(ValueCache):
+    """A worker's value cache as a server uses it: with a background refresh, so a stale
+    value is served while it runs."""
+
+    def get(self, key: Any, compute: Any, force: bool = False, peer_key: str | None = None,
+            on_stale: Any = None) -> Any:
+        return super().get(key, compute, force, peer_key, on_stale or (lambda: None))
+
+
+def worker(root: Path, **kwargs: Any) -> Worker:
+    """One worker's value cache over the store directory `root`."""
+    peer = StoreValues(DiskStore(str(root), max_bytes=10**8), "ns")
+    return Worker(300, peer=peer, **kwargs)
 
 
 # -- the codec ---------------------------------------------------------------------------
@@ -86,7 +96,7 @@ def test_unknown_types_are_refused_not_pickled() -> None:
 
 def test_value_keys_are_the_same_in_every_process() -> None:
     """Python's hash() differs between processes; the store key must not."""
-    code = ("from wpsitemaps.sitemaps.sharing import value_key;"
+    code = ("from wpsitemaps.cache.peer import value_key;"
             "print(value_key('s1', ('blog', ('bounds', 'post'), 1000, 'abc')))")
     keys = {subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
                            text=True, env={**os.environ, "PYTHONHASHSEED": seed}).stdout
@@ -100,9 +110,9 @@ def test_a_value_computed_by_one_worker_is_read_by_the_other(tmp_path: Path) -> 
     """Worker B takes worker A's value from the store instead of computing it."""
     a, b = worker(tmp_path), worker(tmp_path)
     calls: list[str] = []
-    assert a.get("k", lambda: calls.append("a") or [PageBound(1, WHEN)], shared_key="s/k") \
+    assert a.get("k", lambda: calls.append("a") or [PageBound(1, WHEN)], peer_key="s/k") \
         == [PageBound(1, WHEN)]
-    assert b.get("k", lambda: calls.append("b") or [], shared_key="s/k") == [PageBound(1, WHEN)]
+    assert b.get("k", lambda: calls.append("b") or [], peer_key="s/k") == [PageBound(1, WHEN)]
     assert calls == ["a"]
 
 
@@ -119,12 +129,12 @@ def test_a_worker_waits_for_the_one_computing(tmp_path: Path) -> None:
         return "from a"
 
     b.wait = 10  # longer than this test's steps take on a busy machine
-    ta = threading.Thread(target=lambda: a.get("k", slow, shared_key="s/k"))
+    ta = threading.Thread(target=lambda: a.get("k", slow, peer_key="s/k"))
     ta.start()
     assert started.wait(10)
     got: list[str] = []
     tb = threading.Thread(target=lambda: got.append(
-        b.get("k", lambda: calls.append("b") or "from b", shared_key="s/k")))
+        b.get("k", lambda: calls.append("b") or "from b", peer_key="s/k")))
     tb.start()
     time.sleep(0.3)
     assert not got  # B is waiting
@@ -141,7 +151,7 @@ def test_a_request_waits_at_most_a_second_for_a_lease(tmp_path: Path) -> None:
     assert store.claim("ns/s/k.lease", new_token(), 900)  # held by a worker that hangs
     b = worker(tmp_path)
     started = time.monotonic()
-    assert b.get("k", lambda: "computed here", shared_key="s/k") == "computed here"
+    assert b.get("k", lambda: "computed here", peer_key="s/k") == "computed here"
     assert time.monotonic() - started < WAIT + 1
 
 
@@ -150,13 +160,13 @@ def test_a_stale_value_is_served_at_once_while_another_holds_the_lease(
     """A cache without a background refresh (the headless API's) serves its stale value
     at once while another process holds the lease, instead of waiting."""
     clock = [1000.0]
-    peer = SharedValues(DiskStore(str(tmp_path), max_bytes=10**8), "ns")
-    cache = BoundsCache(300, clock=lambda: clock[0], peer=peer)
-    cache.get("k", lambda: "old", shared_key="s/k")
+    peer = StoreValues(DiskStore(str(tmp_path), max_bytes=10**8), "ns")
+    cache = ValueCache(300, clock=lambda: clock[0], peer=peer)
+    cache.get("k", lambda: "old", peer_key="s/k")
     clock[0] += 1000  # stale
     assert DiskStore(str(tmp_path), 10**8).claim("ns/s/k.lease", new_token(), 900)
     started = time.monotonic()
-    assert cache.get("k", lambda: "new", shared_key="s/k") == "old"
+    assert cache.get("k", lambda: "new", peer_key="s/k") == "old"
     assert time.monotonic() - started < 0.5
 
 
@@ -164,13 +174,13 @@ def test_a_refresh_takes_over_a_lease_its_holder_stopped_renewing(tmp_path: Path
     """A background refresh finding a lease whose holder died (no renewal) computes the value
     as soon as the lease runs out, not after the longest hold."""
     a = worker(tmp_path)
-    a.get("k", lambda: "old", shared_key="s/k")
+    a.get("k", lambda: "old", peer_key="s/k")
     later = time.monotonic() + 1000
     a.clock = lambda: later  # stale
     assert DiskStore(str(tmp_path), 10**8).claim("ns/s/k.lease", new_token(), 1.0)
     got: list[str] = []
     refresh = threading.Thread(target=lambda: got.append(
-        a.get("k", lambda: "new", force=True, shared_key="s/k")), daemon=True)
+        a.get("k", lambda: "new", force=True, peer_key="s/k")), daemon=True)
     started = time.monotonic()
     refresh.start()
     refresh.join(10)
@@ -181,28 +191,28 @@ def test_a_refresh_adopts_a_newer_value_instead_of_recomputing(tmp_path: Path) -
     """Both workers' values go stale; A's refresh computes, B's refresh reads A's result."""
     a, b = worker(tmp_path), worker(tmp_path)
     later = time.monotonic() + 1000
-    a.get("k", lambda: "old", shared_key="s/k")
-    b.get("k", lambda: "old", shared_key="s/k")
+    a.get("k", lambda: "old", peer_key="s/k")
+    b.get("k", lambda: "old", peer_key="s/k")
     a.clock = b.clock = lambda: later  # both stale
-    assert a.get("k", lambda: "new", force=True, shared_key="s/k") == "new"
+    assert a.get("k", lambda: "new", force=True, peer_key="s/k") == "new"
     calls: list[str] = []
     assert b.get("k", lambda: calls.append("b") or "newer", force=True,
-                 shared_key="s/k") == "new"
+                 peer_key="s/k") == "new"
     assert calls == []
     # ...and a refresh when no one computed since this worker's own value recomputes.
-    assert b.get("k", lambda: "newest", force=True, shared_key="s/k") == "newest"
+    assert b.get("k", lambda: "newest", force=True, peer_key="s/k") == "newest"
 
 
 def test_a_stale_shared_value_is_served_while_refreshing(tmp_path: Path) -> None:
     """A new worker finding only a stale value serves it and asks for a refresh, as a
     worker with its own stale value does."""
     a = worker(tmp_path)
-    a.get("k", lambda: "old", shared_key="s/k")
+    a.get("k", lambda: "old", peer_key="s/k")
     asked: list[int] = []
-    peer = SharedValues(DiskStore(str(tmp_path), max_bytes=10**8), "ns",
-                        clock=lambda: time.time() + 1000)
-    b = BoundsCache(300, on_stale=lambda: asked.append(1), peer=peer)
-    assert b.get("k", lambda: "new", shared_key="s/k") == "old"
+    peer = StoreValues(DiskStore(str(tmp_path), max_bytes=10**8), "ns",
+                       clock=lambda: time.time() + 1000)
+    b = ValueCache(300, peer=peer)
+    assert b.get("k", lambda: "new", peer_key="s/k", on_stale=lambda: asked.append(1)) == "old"
     assert asked == [1]
 
 
@@ -218,8 +228,8 @@ class Broken(DiskStore):
 
 def test_a_failing_store_leaves_every_worker_computing_alone(tmp_path: Path) -> None:
     """No store, no sharing and no waiting: the value is computed in the worker."""
-    cache = BoundsCache(300, peer=SharedValues(Broken(str(tmp_path), 10**8), "ns"))
-    assert cache.get("k", lambda: "mine", shared_key="s/k") == "mine"
+    cache = ValueCache(300, peer=StoreValues(Broken(str(tmp_path), 10**8), "ns"))
+    assert cache.get("k", lambda: "mine", peer_key="s/k") == "mine"
 
 
 def test_a_damaged_value_is_computed_again(tmp_path: Path) -> None:
@@ -227,7 +237,7 @@ def test_a_damaged_value_is_computed_again(tmp_path: Path) -> None:
     store = DiskStore(str(tmp_path), max_bytes=10**8)
     body = b'{"r":"Nope","f":[]}'
     store.put("ns/s/k", Record("value", "e", time.time(), None), body)
-    assert worker(tmp_path).get("k", lambda: "fresh", shared_key="s/k") == "fresh"
+    assert worker(tmp_path).get("k", lambda: "fresh", peer_key="s/k") == "fresh"
 
 
 # -- through HTTP: two workers of one server ---------------------------------------------
@@ -298,8 +308,8 @@ def test_a_slow_values_lifetime_is_shared(tmp_path: Path) -> None:
         clock[0] += 100  # a 100 s scan: kept 2,000 s
         return "scanned"
 
-    a.get("k", slow, shared_key="s/k")
+    a.get("k", slow, peer_key="s/k")
     b = worker(tmp_path, clock=lambda: clock[0])
-    assert b.get("k", lambda: "again", shared_key="s/k") == "scanned"
+    assert b.get("k", lambda: "again", peer_key="s/k") == "scanned"
     clock[0] += 1000  # past cache_ttl
-    assert b.get("k", lambda: "again", force=True, shared_key="s/k") == "scanned"
+    assert b.get("k", lambda: "again", force=True, peer_key="s/k") == "scanned"

@@ -253,12 +253,12 @@ def test_index_older_pages_follow_the_bounds_cache(make_app: Callable[..., Flask
                                                    tmp_path: Path) -> None:
     """An update on an older page dates it in the index once the page bounds are refreshed
     (at most cache_ttl after they were computed), never a stale stored copy after that."""
-    from wpsitemaps.web.context import BOUNDS_CACHE
+    from wpsitemaps.web.context import service_of
 
     app = make_app(small_site(), STORE=str(tmp_path / "pages"), ENTRIES_PER_PAGE=2)
     with_clock(app)
     bounds_clock = Clock()
-    app.extensions[BOUNDS_CACHE].clock = bounds_clock
+    service_of(app).values.clock = bounds_clock
     first = "http://example.test/post-sitemap.xml"
     index_dates(app)
     write(app, "UPDATE wp_posts SET post_modified_gmt = ? WHERE ID = 1", NOW)

@@ -14,7 +14,8 @@ from tests.support.sitemaps import assert_valid
 from tests.support.storeclock import store_of
 from tests.support.storeclock import with_clock
 from wpsitemaps import create_app
-from wpsitemaps.web import routes
+from wpsitemaps.serving import documents
+from wpsitemaps.web.context import service_of
 
 PATHS = ["/sitemap_index.xml", "/post-sitemap.xml", "/page-sitemap.xml", "/event-sitemap.xml",
          "/category-sitemap.xml", "/post_tag-sitemap.xml", "/genre-sitemap.xml",
@@ -68,7 +69,7 @@ def test_stored_page_is_not_rendered_again(stored_app: Flask,
     """An unchanged page is served from the store: the renderer is not called."""
     client = stored_app.test_client()
     first = client.get("/post-sitemap.xml")
-    monkeypatch.setattr(routes, "render_urlset", _refuse)
+    monkeypatch.setattr(documents, "render_urlset", _refuse)
     assert client.get("/post-sitemap.xml").data == first.data
 
 
@@ -76,7 +77,7 @@ def test_304_needs_no_render(stored_app: Flask, monkeypatch: pytest.MonkeyPatch)
     """If-None-Match is answered 304 from the fingerprint and the stored tag alone."""
     client = stored_app.test_client()
     etag = client.get("/post-sitemap.xml").headers["ETag"]
-    monkeypatch.setattr(routes, "render_urlset", _refuse)
+    monkeypatch.setattr(documents, "render_urlset", _refuse)
     monkeypatch.setattr(store_of(stored_app).backend, "get", _refuse)
     resp = client.get("/post-sitemap.xml", headers={"If-None-Match": etag})
     assert resp.status_code == 304
@@ -105,7 +106,7 @@ def test_gzip_tag_answers_304_from_the_store(stored_app: Flask) -> None:
 def test_window_serves_without_asking(peer_sqlite_url: str, tmp_path: Path,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """Inside store_window the stored page is served without computing its fingerprint."""
-    from wpsitemaps.web import store
+    from wpsitemaps.serving import pagestore as store
 
     app = peer(peer_sqlite_url, str(tmp_path / "pages"), STORE_WINDOW=5)
     clock = with_clock(app)
@@ -138,7 +139,7 @@ def test_window_answers_without_reading_the_database(peer_sqlite_url: str, tmp_p
     client = app.test_client()
     first = client.get(path)
     statements: list[str] = []
-    engine = app.extensions["wpsitemaps.engine"]
+    engine = service_of(app).engine
     event.listen(engine, "before_cursor_execute",
                  lambda *args: statements.append(str(args[2])))
     again = client.get(path)
@@ -154,15 +155,17 @@ def test_window_answers_without_reading_the_database(peer_sqlite_url: str, tmp_p
 def test_window_leaves_the_browser_view_to_the_site(peer_sqlite_url: str,
                                                     tmp_path: Path) -> None:
     """The HTML view needs the site (its pager): it is not answered before reading it."""
-    from wpsitemaps.web import store
+    from sqlalchemy import event
 
     app = peer(peer_sqlite_url, str(tmp_path / "pages"), STORE_WINDOW=5)
     with_clock(app)
     client = app.test_client()
     client.get("/post-sitemap.xml", headers=BROWSER)
-    with app.test_request_context("/post-sitemap.xml", headers=BROWSER):
-        pages: store.PageStore = app.extensions[store.STORE]
-        assert pages.in_window("blog1", "post-sitemap.xml") is None
+    statements: list[str] = []
+    event.listen(service_of(app).engine, "before_cursor_execute",
+                 lambda *args: statements.append(str(args[2])))
+    assert client.get("/post-sitemap.xml", headers=BROWSER).status_code == 200
+    assert statements != []
 
 
 def test_worker_with_an_unusable_directory_serves_without_it(peer_sqlite_url: str,
@@ -183,7 +186,7 @@ def test_store_off_needs_no_directory(peer_sqlite_url: str) -> None:
     """STORE=off serves pages without any store."""
     app = peer(peer_sqlite_url, "off")
     assert app.test_client().get("/post-sitemap.xml").status_code == 200
-    assert "wpsitemaps.page_store" not in app.extensions
+    assert service_of(app).pages is None
 
 
 def test_key_format(stored_app: Flask, tmp_path: Path) -> None:
@@ -217,11 +220,12 @@ def test_serve_checks_the_store_first(tmp_path: Path, peer_sqlite_url: str,
 def test_gzip_file_comes_from_the_stored_twin(stored_app: Flask,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """Once stored, the .xml.gz file is served without compressing the page again."""
+    from wpsitemaps.serving import variants
     from wpsitemaps.web import gzip as web_gzip
 
     client = stored_app.test_client()
     first = client.get("/post-sitemap.xml.gz")
     monkeypatch.setattr(web_gzip, "gzip_bytes", _refuse)
-    monkeypatch.setattr("wpsitemaps.web.store.gzip_bytes", _refuse)
+    monkeypatch.setattr(variants, "gzip_bytes", _refuse)
     again = client.get("/post-sitemap.xml.gz")
     assert again.status_code == 200 and again.data == first.data

@@ -110,12 +110,12 @@ def test_pages_are_stored_in_redis(space: str, peer_sqlite_url: str) -> None:
 def test_two_apps_share_one_store(space: str, peer_sqlite_url: str,
                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """A page rendered by one host is served by another without rendering."""
-    from wpsitemaps.web import routes
+    from wpsitemaps.serving import documents
 
     url = f"redis://127.0.0.1:{REDIS_PORT}/0"
     first = redis_app(url, peer_sqlite_url, space).test_client().get("/post-sitemap.xml")
     second_app = redis_app(url, peer_sqlite_url, space)
-    monkeypatch.setattr(routes, "render_urlset", _refuse)
+    monkeypatch.setattr(documents, "render_urlset", _refuse)
     assert second_app.test_client().get("/post-sitemap.xml").data == first.data
 
 

@@ -31,7 +31,7 @@ from tests.support.publish import post_url
 from tests.support.publish import refresh_bounds
 from tests.support.storeclock import Clock
 from tests.support.storeclock import with_clock
-from wpsitemaps.web.context import BOUNDS_CACHE
+from wpsitemaps.web.context import service_of
 
 NOW = Site().now  # the site's clock (option test_now): the bounds pass looks at it too
 WINDOW = 5
@@ -173,7 +173,7 @@ def test_backdated_publication_is_listed_after_the_bounds_refresh(
     site = site_of(["publish"] * 7 + ["draft"])
     app = make_app(site, ENTRIES_PER_PAGE=7)
     bounds_clock = Clock()
-    app.extensions[BOUNDS_CACHE].clock = bounds_clock
+    service_of(app).values.clock = bounds_clock
     post_pages(app)
     publisher(app, site).publish_draft(8, date=NOW - timedelta(days=2))
     bounds_clock.advance(300)  # cache_ttl's default

@@ -21,6 +21,7 @@ from tests.test_xslt import NEWS
 from tests.test_xslt import SM
 from tests.test_xslt import _news
 from wpsitemaps import create_app
+from wpsitemaps.paths import STYLESHEETS
 from wpsitemaps.paths import XSL_DIR
 from wpsitemaps.web import libxslt
 from wpsitemaps.web import xslt
@@ -43,7 +44,7 @@ def page(xml: bytes, kind: str = "main", **params: str) -> lxml.html.HtmlElement
 
 def browser_page(xml: bytes, kind: str = "main") -> lxml.html.HtmlElement:
     """What a browser's XSLT makes of it: the same stylesheet without wps:display-url."""
-    style = etree.XSLT(etree.parse(str(XSL_DIR / xslt.STYLESHEETS[kind])))
+    style = etree.XSLT(etree.parse(str(XSL_DIR / STYLESHEETS[kind])))
     return lxml.html.document_fromstring(bytes(style(etree.fromstring(xml))))
 
 
@@ -91,7 +92,7 @@ def test_browser_xslt_leaves_the_pager_to_the_script() -> None:
 def test_shared_templates_identical_in_every_stylesheet() -> None:
     """The view's templates are the same in main-, video- and news-sitemap.xsl."""
     copies: dict[str, set[str]] = {name: set() for name in SHARED}
-    for filename in xslt.STYLESHEETS.values():
+    for filename in STYLESHEETS.values():
         source = (XSL_DIR / filename).read_text(encoding="utf-8")
         for name in SHARED:
             found = re.findall(rf'<xsl:template name="{name}">.*?</xsl:template>', source,

@@ -1,4 +1,8 @@
-"""The app factory: create_app() builds the Flask app on top of every layer below it."""
+"""The app factory: create_app() builds the Flask app on top of every layer below it.
+
+One Service (serving.service) is built from the settings and kept in the app's one
+extensions key; every part registers itself with `init_app(app, service)`.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,20 @@ from typing import Any
 
 from flask import Flask
 
+from wpsitemaps.config import Settings
 from wpsitemaps.config import load_settings
+from wpsitemaps.headless.config import from_settings as headless_settings
 from wpsitemaps.paths import TEMPLATES_DIR
-from wpsitemaps.web import context
+from wpsitemaps.serving.refresh import enable_refresh
+from wpsitemaps.serving.service import Service
+from wpsitemaps.serving.service import build_service
+
+
+def service_for(settings: Settings) -> Service:
+    """The service of these settings, with the headless API's robots.txt lines (a command
+    and the app see the same robots.txt)."""
+    api = headless_settings(settings)
+    return build_service(settings, api.robots_sitemaps if api is not None else ())
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -17,16 +32,22 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     Raises ConfigError (naming the setting) when the configuration is invalid.
     """
-    settings = load_settings(config)
+    from wpsitemaps.headless import routes as api
+    from wpsitemaps.web import context
+    from wpsitemaps.web import feeds
+    from wpsitemaps.web import gzip
+    from wpsitemaps.web import robots
+    from wpsitemaps.web import routes
+
+    service = service_for(load_settings(config))
+    enable_refresh(service)
     app = Flask(__name__, template_folder=str(TEMPLATES_DIR), static_folder=None)
     app.config["TESTING"] = bool((config or {}).get("TESTING", False))
-    context.init_app(app, settings)
-    from wpsitemaps.headless import routes as api
-    from wpsitemaps.web import routes as views
-    from wpsitemaps.web import store
-
-    store.init_app(app, settings)
-    # The API first: it hands its validated robots.txt lines to the web blueprint.
-    api.init_app(app, settings)
-    views.init_app(app)
+    context.init_app(app, service)
+    api.init_app(app, service)
+    # First: after_request hooks run in reverse order, so gzip encoding runs last.
+    gzip.init_app(app, service)
+    feeds.init_app(app, service)
+    robots.init_app(app, service)
+    routes.init_app(app, service)
     return app

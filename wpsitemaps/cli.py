@@ -7,14 +7,18 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 from typing import Any
 from typing import NoReturn
 
 import click
-from flask import Flask
+from sqlalchemy.exc import SQLAlchemyError
 
 from wpsitemaps.config import ConfigError
 from wpsitemaps.config import load_settings
+
+if TYPE_CHECKING:
+    from wpsitemaps.serving.service import Service
 
 # Commands that render once (export, robots-lines) never read or fill the page store.
 ONE_SHOT = {"STORE": "off"}
@@ -26,12 +30,13 @@ def fail(message: str) -> NoReturn:
     sys.exit(2)
 
 
-def build_app(overrides: dict[str, Any] | None = None) -> Flask:
-    """create_app() that turns a ConfigError into one line and exit code 2."""
-    from wpsitemaps import create_app
+def build_service(overrides: dict[str, Any] | None = None) -> Service:
+    """The service of the configured database (no HTTP), a ConfigError as one line and exit
+    code 2."""
+    from wpsitemaps.app import service_for
 
     try:
-        return create_app(overrides)
+        return service_for(load_settings(overrides))
     except ConfigError as exc:
         fail(str(exc))
 
@@ -132,19 +137,24 @@ def explain(target: str, as_json: bool) -> None:
               help="Print the <link rel=\"alternate\"> tags of the feeds for the site's <head>.")
 def robots_lines(full: bool, feeds: bool) -> None:
     """Print the robots.txt lines to paste into an existing robots.txt."""
-    app = build_app(ONE_SHOT)
-    if feeds:
-        from wpsitemaps.web.context import load_site
-        from wpsitemaps.web.feeds import head_links
+    from wpsitemaps.export import ExportError
+    from wpsitemaps.export import open_site
+    from wpsitemaps.serving.robots import robots_text
+    from wpsitemaps.sitemaps.feeds import head_links
 
-        with app.test_request_context("/"):
-            for line in head_links(load_site()):
-                click.echo(line)
-        return
-    resp = app.test_client().get("/robots.txt")
-    if resp.status_code != 200:
-        fail(f"robots.txt answered {resp.status}: {resp.get_data(as_text=True).strip()}")
-    text = resp.get_data(as_text=True)
+    service = build_service(ONE_SHOT)
+    try:
+        # robots.txt of the address the service answers at without a Host (localhost).
+        with open_site(service, "localhost", "/robots.txt") as session:
+            if feeds:
+                for line in head_links(session.site):
+                    click.echo(line)
+                return
+            text = robots_text(session)
+    except SQLAlchemyError as exc:
+        fail(f"robots.txt answered 503: the database cannot be read ({exc.__class__.__name__})")
+    except ExportError as exc:
+        fail(str(exc))
     lines = text.splitlines() if full else [
         line for line in text.splitlines() if line.startswith("Sitemap:")]
     if not lines:
@@ -166,30 +176,30 @@ def export(directory: Path, with_gzip: bool, blog_id: int | None, all_sites: boo
     from wpsitemaps.export import ExportError
     from wpsitemaps.export import network_targets
 
-    app = build_app(ONE_SHOT)
+    service = build_service(ONE_SHOT)
     try:
-        targets = network_targets(app, blog_id) if (blog_id or all_sites) else None
+        targets = network_targets(service, blog_id) if (blog_id or all_sites) else None
     except ExportError as exc:
         fail(str(exc))
     if targets is None:
         if blog_id or all_sites:
             fail("--site and --all-sites need a network (a {base}blogs table)")
-        _export_one(app, directory, with_gzip)
+        _export_one(service, directory, with_gzip)
         return
     if blog_id is not None:
         target = targets[0]
         if target.skip:
             fail(f"site {blog_id} answers {target.skip}: nothing to export")
-        _export_one(app, directory, with_gzip, target.base_url, target.prefix)
+        _export_one(service, directory, with_gzip, target.base_url, target.prefix)
         return
     for target in targets:
         if target.skip:
             click.echo(f"{target.name}: skipped, it answers {target.skip}")
             continue
-        _export_one(app, directory / target.name, with_gzip, target.base_url, target.prefix)
+        _export_one(service, directory / target.name, with_gzip, target.base_url, target.prefix)
 
 
-def _export_one(app: Flask, directory: Path, with_gzip: bool, base_url: str = "http://localhost",
+def _export_one(service: Service, directory: Path, with_gzip: bool, base_url: str = "http://localhost",
                 prefix: str = "") -> None:
     """Export one site into directory, atomically, with a progress bar on a terminal."""
     from wpsitemaps.export import ExportError
@@ -205,11 +215,14 @@ def _export_one(app: Flask, directory: Path, with_gzip: bool, base_url: str = "h
 
         # A progress bar only on a terminal: cron jobs and pipes get the summary line.
         try:
-            files = site_files(app, with_gzip, start if sys.stderr.isatty() else None,
+            files = site_files(service, with_gzip, start if sys.stderr.isatty() else None,
                                base_url, prefix)
             count = write_atomically(directory, files)
         except (ExportError, OSError) as exc:
             fail(f"export failed, {directory} left as it was: {exc}")
+        except SQLAlchemyError as exc:
+            fail(f"export failed, {directory} left as it was: the database cannot be read "
+                 f"({exc.__class__.__name__})")
     click.echo(f"wrote {count} files to {directory}")
 
 

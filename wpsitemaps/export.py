@@ -1,7 +1,8 @@
 """`wpsitemaps export DIR`: the whole sitemap set as static files, written atomically.
 
-Every file is what the app answers for the same path, fetched through Flask's test client
-of the same app, so static hosting and the live service share one code path.
+Every file is what the service answers for the same path, taken from serving.documents (the
+XML and its gzip twin) and serving.robots, so static hosting and the live service share one
+code path; a test holds every file byte-identical to the HTTP answer.
 """
 
 from __future__ import annotations
@@ -17,17 +18,22 @@ from pathlib import Path
 from urllib.parse import urlsplit
 from xml.etree import ElementTree as ET
 
-from flask import Flask
-from flask.testing import FlaskClient
-from werkzeug.test import TestResponse
+from sqlalchemy.exc import SQLAlchemyError
 
+from wpsitemaps.network_check import all_blogs
 from wpsitemaps.paths import XSL_DIR
-from wpsitemaps.web.context import BACKGROUND_ENVIRON_KEY
-from wpsitemaps.web.context import load_site
+from wpsitemaps.serving import documents
+from wpsitemaps.serving.documents import Document
+from wpsitemaps.serving.documents import NoSuchDocument
+from wpsitemaps.serving.robots import robots_text
+from wpsitemaps.serving.service import Service
+from wpsitemaps.serving.service import SiteSession
+from wpsitemaps.serving.variants import gzipped
+from wpsitemaps.sitemaps.providers.base import NotReady
 from wpsitemaps.wordpress.queries import network as qnet
 
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
-INDEX = "sitemap_index.xml"
+INDEX = documents.INDEX
 SITEMAP_LINES = "robots-sitemap.txt"
 STYLESHEET_RE = re.compile(rb"<\?xml-stylesheet\b[^>]*\bhref=\"([^\"]+)\"")
 SAFE_NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
@@ -35,15 +41,21 @@ Progress = Callable[[int], None]
 
 
 class ExportError(RuntimeError):
-    """The export cannot be completed (a path did not answer 200, or the disk failed)."""
+    """The export cannot be completed (a document cannot be had, or the disk failed)."""
 
 
-def fetch(client: FlaskClient | SiteClient, path: str) -> bytes:
-    """The body the app answers for `path`; anything but 200 stops the export."""
-    resp = client.get(path)
-    if resp.status_code != 200:
-        raise ExportError(f"{path} answered {resp.status}")
-    return resp.get_data()
+def fetch(session: SiteSession, path: str) -> Document:
+    """The document at `path` ('/post-sitemap.xml'), its bytes loaded; a document that
+    cannot be had (what HTTP would answer with a 404 or 503) stops the export."""
+    try:
+        return documents.get(session, documents.parse(path.lstrip("/"))).loaded()
+    except NoSuchDocument as exc:
+        raise ExportError(f"{path} answered 404 NOT FOUND: {exc}") from None
+    except NotReady:
+        raise ExportError(f"{path} answered 503 SERVICE UNAVAILABLE: being prepared") from None
+    except SQLAlchemyError as exc:
+        raise ExportError(f"{path} answered 503 SERVICE UNAVAILABLE: the database cannot be "
+                          f"read ({exc.__class__.__name__})") from None
 
 
 def local_name(url: str, home_path: str) -> str:
@@ -62,59 +74,66 @@ def stylesheets(body: bytes, home_path: str) -> list[str]:
     return [local_name(href.decode(), home_path) for href in STYLESHEET_RE.findall(body[:2048])]
 
 
-def xsl_file(client: FlaskClient | SiteClient, name: str) -> bytes | None:
-    """A stylesheet as the app serves it, else the file from xsl/, else None."""
-    resp = client.get(f"/{name}")
-    if resp.status_code == 200:
-        return resp.get_data()
-    source = XSL_DIR / name
-    return source.read_bytes() if source.is_file() else None
+def open_site(service: Service, host: str, path: str) -> SiteSession:
+    """A session with the site that answers at host + path (ExportError where none does)."""
+    try:
+        res = service.resolve(host, path)
+    except SQLAlchemyError as exc:
+        raise ExportError(f"{path} answered 503 SERVICE UNAVAILABLE: the database cannot be "
+                          f"read ({exc.__class__.__name__})") from None
+    if res.missing:
+        raise ExportError(f"{path} answered 404 NOT FOUND: no site answers at {host}{path}")
+    return SiteSession(service, res)
 
 
-class SiteClient:
-    """A test client bound to one site's address: its host and its path prefix (`/fr`)."""
-
-    def __init__(self, app: Flask, base_url: str, prefix: str) -> None:
-        self.client = app.test_client()
-        self.base_url, self.prefix = base_url, prefix
-
-    def get(self, path: str) -> TestResponse:
-        """GET a root-relative path of the site (no client waits: the long time limits)."""
-        return self.client.get(self.prefix + path, base_url=self.base_url,
-                               environ_base={BACKGROUND_ENVIRON_KEY: True})
-
-
-def site_files(app: Flask, with_gzip: bool,
+def site_files(service: Service, with_gzip: bool,
                start: Callable[[int], Progress] | None = None,
                base_url: str = "http://localhost", prefix: str = "",
                ) -> Iterator[tuple[str, bytes]]:
     """Yield (file name, bytes) for the index, every sitemap page, XSLs and robots lines.
 
     On a network, `base_url` and `prefix` say which site (its domain and path)."""
-    client = SiteClient(app, base_url, prefix)
-    with app.test_request_context(prefix + "/", base_url=base_url):
-        home_path = urlsplit(load_site().options.home).path.rstrip("/")
-    index = fetch(client, f"/{INDEX}")
-    names = [local_name(el.text or "", home_path)
-             for el in ET.fromstring(index).iter(SM + "loc")]
-    step = start(len(names) + 1) if start else None
-    xsl = dict.fromkeys(stylesheets(index, home_path))
-    for name in [INDEX, *names]:
-        body = index if name == INDEX else fetch(client, f"/{name}")
-        yield name, body
-        if with_gzip:
-            yield name + ".gz", fetch(client, f"/{name}.gz")
-        xsl.update(dict.fromkeys(stylesheets(body, home_path)))
-        if step:
-            step(1)
+    host = urlsplit(base_url).netloc
+    with open_site(service, host, prefix + "/") as session:
+        home_path = urlsplit(session.site.options.home).path.rstrip("/")
+        index = fetch(session, f"/{INDEX}")
+        names = [local_name(el.text or "", home_path)
+                 for el in ET.fromstring(index.data or b"").iter(SM + "loc")]
+        step = start(len(names) + 1) if start else None
+        xsl = dict.fromkeys(stylesheets(index.data or b"", home_path))
+        for name in [INDEX, *names]:
+            doc = index if name == INDEX else fetch(session, f"/{name}")
+            body = doc.data or b""
+            yield name, body
+            if with_gzip:
+                yield name + ".gz", gzipped(doc)[1].body
+            xsl.update(dict.fromkeys(stylesheets(body, home_path)))
+            if step:
+                step(1)
+    yield from xsl_files(xsl)
+    yield from robots_files(service, host)
+
+
+def xsl_files(named: dict[str, None]) -> Iterator[tuple[str, bytes]]:
+    """The stylesheets the documents name, and every stylesheet of xsl/ (the bytes the
+    stylesheet route serves: the files themselves)."""
     if XSL_DIR.is_dir():
-        xsl.update(dict.fromkeys(p.name for p in sorted(XSL_DIR.glob("*.xsl"))))
-    for name in xsl:
-        data = xsl_file(client, name)
-        if data is not None:
-            yield name, data
-    # robots.txt lives at the root of the host, whatever the site's path.
-    robots = fetch(SiteClient(app, base_url, ""), "/robots.txt")
+        named.update(dict.fromkeys(p.name for p in sorted(XSL_DIR.glob("*.xsl"))))
+    for name in named:
+        source = XSL_DIR / name
+        if source.is_file():
+            yield name, source.read_bytes()
+
+
+def robots_files(service: Service, host: str) -> Iterator[tuple[str, bytes]]:
+    """robots.txt of the host (it lives at the root, whatever the site's path) and its
+    Sitemap: lines alone."""
+    with open_site(service, host, "/robots.txt") as session:
+        try:
+            robots = robots_text(session).encode("utf-8")
+        except SQLAlchemyError as exc:
+            raise ExportError("/robots.txt answered 503 SERVICE UNAVAILABLE: the database "
+                              f"cannot be read ({exc.__class__.__name__})") from None
     yield "robots.txt", robots
     lines = [line for line in robots.splitlines(keepends=True) if line.startswith(b"Sitemap:")]
     yield SITEMAP_LINES, b"".join(lines)
@@ -171,17 +190,12 @@ class ExportSite:
     skip: str | None = None  # why it is not written (a 410 site)
 
 
-def network_targets(app: Flask, blog_id: int | None) -> list[ExportSite] | None:
+def network_targets(service: Service, blog_id: int | None) -> list[ExportSite] | None:
     """The sites of a network to export (one, or all); None when not a network service."""
-    from wpsitemaps.network_check import all_blogs
-    from wpsitemaps.web.context import ENGINE
-    from wpsitemaps.web.context import SITES
-
-    sites = app.extensions[SITES]
-    engine = app.extensions[ENGINE]
-    if sites.mode(engine.connect).network is None:
+    sites = service.sites
+    if sites.mode(service.connect).network is None:
         return None
-    with engine.connect() as conn:
+    with service.connect() as conn:
         blogs = list(all_blogs(conn, sites.base_prefix))
         homes = qnet.homes(conn, sites.base_prefix, [b.blog_id for b in blogs if not b.gone])
     out = []
@@ -190,7 +204,7 @@ def network_targets(app: Flask, blog_id: int | None) -> list[ExportSite] | None:
             continue
         scheme = urlsplit(homes.get(blog.blog_id, "")).scheme or "http"
         out.append(ExportSite(f"blog{blog.blog_id}", f"{scheme}://{blog.domain}", blog.prefix,
-                          f"410 {blog.gone}" if blog.gone else None))
+                              f"410 {blog.gone}" if blog.gone else None))
     if blog_id is not None and not out:
         raise ExportError(f"no site with blog_id {blog_id} in this network")
     return out

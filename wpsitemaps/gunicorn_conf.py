@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wpsitemaps.store.leases import KEEPER
+from wpsitemaps.cache.leases import KEEPER
 
 
 def worker_exit(server: Any, worker: Any) -> None:

@@ -10,9 +10,9 @@ from contextlib import nullcontext
 from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
+from wpsitemaps.serving.sites import Resolved
+from wpsitemaps.serving.sites import Sites
 from wpsitemaps.sitemaps.registry import Registry
-from wpsitemaps.web.sites import Resolved
-from wpsitemaps.web.sites import Sites
 from wpsitemaps.wordpress.network import Blog
 from wpsitemaps.wordpress.queries import network as qnet
 

@@ -21,3 +21,11 @@ def _find(name: str) -> Path:
 TEMPLATES_DIR = _find("templates")
 XSL_DIR = _find("xsl")
 MIGRATIONS_DIR = _find("migrations")
+
+# Sitemap kind -> its stylesheet in xsl/ (the file the <?xml-stylesheet?> PI names, at
+# `{home}/{kind}-sitemap.xsl`).
+STYLESHEETS: dict[str, str] = {
+    "main": "main-sitemap.xsl",
+    "video": "video-sitemap.xsl",
+    "news": "news-sitemap.xsl",
+}

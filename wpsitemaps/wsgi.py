@@ -7,15 +7,16 @@ import sys
 from wpsitemaps.config import ConfigError
 
 try:
-    from wpsitemaps import create_app
-    from wpsitemaps.web.context import log_types
-    from wpsitemaps.web.context import warm_up
+    from wpsitemaps.app import create_app
+    from wpsitemaps.serving.refresh import log_types
+    from wpsitemaps.serving.refresh import warm_up
+    from wpsitemaps.web.context import service_of
 
     app = create_app()
-    # Each worker fills its page-bounds cache in the background at start (large sites).
-    warm_up(app)
+    # Each worker fills its value cache in the background at start (large sites).
+    warm_up(service_of(app))
     # What is served and what is not (the report `wpsitemaps check` prints), once per worker.
-    log_types(app)
+    log_types(service_of(app))
 except ConfigError as exc:
     # One line naming the setting, then exit code 2, instead of a traceback per worker.
     print(f"wpsitemaps: {exc}", file=sys.stderr)

@@ -21,8 +21,8 @@ from tests.support.builder import ZERO
 from tests.support.sitemaps import parse_index
 from tests.support.sitemaps import parse_urlset
 from tests.support.sitemaps import path_of
-from wpsitemaps.web.context import REFRESH_ENVIRON_KEY
-from wpsitemaps.web.context import SETTINGS
+from wpsitemaps.serving.refresh import Refresher
+from wpsitemaps.web.context import service_of
 
 HOME = "http://example.test/"
 SQL_DATE = "%Y-%m-%d %H:%M:%S"
@@ -42,7 +42,7 @@ class Publisher:
     """Writes posts into the database an app serves (its site's clock is `now`, in UTC)."""
 
     def __init__(self, app: Flask, now: datetime, next_id: int) -> None:
-        self.url: str = app.extensions[SETTINGS].database_url
+        self.url: str = service_of(app).settings.database_url
         self.now = now
         self.next_id = next_id
 
@@ -93,10 +93,10 @@ class Publisher:
 
 
 def refresh_bounds(app: Flask) -> None:
-    """Run the background refresh's request in the foreground: every cached value of the
-    index (page bounds among them) is computed again."""
-    resp = app.test_client().get("/sitemap_index.xml", environ_base={REFRESH_ENVIRON_KEY: True})
-    assert resp.status_code == 200
+    """Run the background refresh in the foreground: every cached value of the index (page
+    bounds among them) is computed again."""
+    service = service_of(app)
+    Refresher(service).run(service.resolve("localhost", "/"))
 
 
 def newest(dates: Sequence[str | None]) -> str | None:

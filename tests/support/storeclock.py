@@ -7,9 +7,8 @@ from typing import Any
 
 from flask import Flask
 
-from wpsitemaps.web.context import SETTINGS
-from wpsitemaps.web.store import STORE
-from wpsitemaps.web.store import PageStore
+from wpsitemaps.serving.pagestore import PageStore
+from wpsitemaps.web.context import service_of
 
 
 class Clock:
@@ -28,7 +27,8 @@ class Clock:
 
 def store_of(app: Flask) -> PageStore:
     """The app's page store (the test configured one)."""
-    store: PageStore = app.extensions[STORE]
+    store = service_of(app).pages
+    assert store is not None
     return store
 
 
@@ -41,7 +41,7 @@ def with_clock(app: Flask) -> Clock:
 
 def write(app: Flask, sql: str, *params: Any) -> None:
     """Run one writing statement on the app's SQLite database (the app itself reads only)."""
-    url = app.extensions[SETTINGS].database_url
+    url = service_of(app).settings.database_url
     con = sqlite3.connect(url.removeprefix("sqlite:///"))
     try:
         con.execute(sql, params)

@@ -11,8 +11,8 @@ from wpsitemaps.explain.model import Listing
 from wpsitemaps.explain.model import VideoFound
 from wpsitemaps.explain.model import listed_at
 from wpsitemaps.explain.model import page_by_id
-from wpsitemaps.sitemaps.bounds import NotReady
 from wpsitemaps.sitemaps.images import page_image_sources
+from wpsitemaps.sitemaps.providers.base import NotReady
 from wpsitemaps.sitemaps.providers.posts import META_KEYS
 from wpsitemaps.sitemaps.providers.video import VideoProvider
 from wpsitemaps.sitemaps.providers.video import post_video_verdicts

@@ -21,7 +21,6 @@ from flask import Blueprint
 from flask import Flask
 from flask import Response
 from flask import abort
-from flask import current_app
 from flask import request
 from flask import url_for
 from sqlalchemy import ColumnElement
@@ -32,7 +31,8 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.wrappers.response import Response as BaseResponse
 
-from wpsitemaps.config import Settings
+from wpsitemaps.cache.values import ValueCache
+from wpsitemaps.cache.values import Values
 from wpsitemaps.entries import SitemapRef
 from wpsitemaps.entries import UrlEntry
 from wpsitemaps.headless import queries as qa
@@ -44,29 +44,23 @@ from wpsitemaps.headless.params import ApiParams
 from wpsitemaps.headless.params import bad
 from wpsitemaps.headless.params import parse_params
 from wpsitemaps.headless.urls import detail_url
-from wpsitemaps.sitemaps.bounds import BoundsCache
-from wpsitemaps.sitemaps.bounds import SharedCache
+from wpsitemaps.serving.service import Service
 from wpsitemaps.sitemaps.providers.posts import PostTypeProvider
 from wpsitemaps.sitemaps.render import render_index
 from wpsitemaps.sitemaps.render import render_urlset
-from wpsitemaps.web.context import get_conn
-from wpsitemaps.web.context import load_site
-from wpsitemaps.web.robots import EXTRA_SITEMAPS
-from wpsitemaps.web.routes import RETRY_AFTER_SECONDS
-from wpsitemaps.web.routes import plain
-from wpsitemaps.web.routes import xml_response
-from wpsitemaps.web.store import shared_values
+from wpsitemaps.web.context import session
+from wpsitemaps.web.headers import RETRY_AFTER_SECONDS
+from wpsitemaps.web.headers import XML_TYPE
+from wpsitemaps.web.headers import cached
+from wpsitemaps.web.headers import plain
 from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.dates import utc
 from wpsitemaps.wordpress.queries import posts as qp
 from wpsitemaps.wordpress.site import SiteContext
 
 log = logging.getLogger(__name__)
-bp = Blueprint("api", __name__)
 PAGE_SIZE = 1000
 EVENT_YEARS = 2
-CONFIG_KEY = "wpsitemaps.headless.config"
-BOUNDS_KEY = "wpsitemaps.headless.bounds"
 
 
 @dataclass(frozen=True)
@@ -180,46 +174,56 @@ def page_url(params: ApiParams, target: DataType, page: int) -> str:
     return url_for("api.sitemap", _external=True) + "?" + query
 
 
-@bp.get("/api/sitemap")
-def sitemap() -> BaseResponse:
+@dataclass(frozen=True)
+class Api:
+    """The API of one app: its validated `[headless]` table and its own value cache."""
+
+    cfg: HeadlessConfig
+    cache: ValueCache
+
+
+def sitemap(api: Api) -> BaseResponse:
     """A <urlset> for 0..1,000 results, else a <sitemapindex> of the pages; 404 past the end."""
-    cfg: HeadlessConfig = current_app.extensions[CONFIG_KEY]
+    cfg = api.cfg
     params = parse_params(request.args, cfg)
-    site, conn = load_site(), get_conn()
+    current = session()
+    site, conn = current.site, current.conn
     target = data_types(site, cfg).get(params.data_type.lower())
     if target is None:
         bad("dataType: unknown data type")
     lang = resolve_language(conn, site, params.language)
     where = selection(conn, site, cfg, params, target, lang)
     bounds = [] if where is None else cached_spans(
-        site, (params.experience, target.data_type, params.language),
+        api.cache, site, (params.experience, target.data_type, params.language),
         lambda: qp.page_bounds(conn, site.tables, where, PAGE_SIZE))
     if params.page is None and len(bounds) > 1:
         refs = [SitemapRef(page_url(params, target, n), span.max_modified)
                 for n, span in enumerate(bounds, start=1)]
-        return xml_response(render_index(refs, None), latest(*(r.lastmod for r in refs)),
-                            negotiate=False)
+        return xml_answer(render_index(refs, None), latest(*(r.lastmod for r in refs)))
     page = params.page or 1
     if where is None or page > len(bounds):
         if params.page is not None:
             abort(404, "page: no such page")
-        return xml_response(render_urlset([], None), None, negotiate=False)
+        return xml_answer(render_urlset([], None), None)
     rows = listed_rows(conn, site, target, where, bounds, page)
     entries = [UrlEntry(detail_url(params.base_url, target.data_type, int(r.ID),
                                    str(r.post_title or "")), utc(r.post_modified_gmt))
                for r in rows]
-    return xml_response(render_urlset(entries, None), latest(*(e.lastmod for e in entries)),
-                        negotiate=False)
+    return xml_answer(render_urlset(entries, None), latest(*(e.lastmod for e in entries)))
 
 
-def cached_spans(site: SiteContext, key: tuple[str, ...],
+def xml_answer(body: bytes, lastmod: datetime | None) -> BaseResponse:
+    """The XML with the sitemap headers (no stylesheet, no HTML view: a machine reads it)."""
+    return cached(Response(body, content_type=XML_TYPE), body, lastmod)
+
+
+def cached_spans(cache: ValueCache, site: SiteContext, key: tuple[str, ...],
                 compute: Callable[[], list[qp.PageSpan]]) -> list[qp.PageSpan]:
     """A selection's page bounds, a pass over every post of the type: computed at most once
     per `cache_ttl` per worker and selection (issue #13), not on every call. A page's rows
     are read with the selection itself, so stale bounds shift where pages start, never
     what they list."""
-    cache = SharedCache(current_app.extensions[BOUNDS_KEY])
-    return cache.get(site, ("headless", *key), compute)
+    return Values(cache).get(site, ("headless", *key), compute)
 
 
 def listed_rows(conn: Connection, site: SiteContext, target: DataType, where: ColumnElement[bool],
@@ -231,7 +235,7 @@ def listed_rows(conn: Connection, site: SiteContext, target: DataType, where: Co
                         with_content=False, before_id=after)
     ctype = site.types.post_type(target.post_type)
     if ctype is not None:
-        rows = PostTypeProvider(conn, site, SharedCache(), ctype).listed(rows)
+        rows = PostTypeProvider(conn, site, Values(), ctype).listed(rows)
     return rows[:PAGE_SIZE]
 
 
@@ -242,18 +246,17 @@ def bad_gateway(exc: Exception) -> Response:
                  **{"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
-bp.register_error_handler(DBAPIError, bad_gateway)
-bp.register_error_handler(PoolTimeout, bad_gateway)
+def init_app(app: Flask, service: Service) -> None:
+    """Validate `[headless]` (ConfigError at start-up) and serve the API when it is set.
 
-
-def init_app(app: Flask, settings: Settings) -> None:
-    """Validate `[headless]` (ConfigError at start-up) and serve the API when it is set."""
-    cfg = from_settings(settings)
-    if cfg is not None:
-        app.extensions[CONFIG_KEY] = cfg
-        # Its own cache, refreshed by the call that finds a value stale (the sitemaps'
-        # background refresh runs the index, which knows nothing of API selections).
-        app.extensions[BOUNDS_KEY] = BoundsCache(settings.cache_ttl, max_entries=1_000,
-                                                 peer=shared_values(app))
-        app.extensions[EXTRA_SITEMAPS] = cfg.robots_sitemaps
-        app.register_blueprint(bp)
+    Its own value cache, refreshed by the call that finds a value stale (the sitemaps'
+    background refresh reads the index, which knows nothing of API selections)."""
+    cfg = from_settings(service.settings)
+    if cfg is None:
+        return
+    api = Api(cfg, ValueCache(service.settings.cache_ttl, max_entries=1_000, peer=service.peer))
+    bp = Blueprint("api", __name__)
+    bp.add_url_rule("/api/sitemap", "sitemap", lambda: sitemap(api), methods=["GET"])
+    bp.register_error_handler(DBAPIError, bad_gateway)
+    bp.register_error_handler(PoolTimeout, bad_gateway)
+    app.register_blueprint(bp)

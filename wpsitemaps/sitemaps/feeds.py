@@ -42,8 +42,14 @@ from wpsitemaps.wordpress.dates import utc
 from wpsitemaps.wordpress.queries import feeds as qfeeds
 from wpsitemaps.wordpress.queries import video as qv
 from wpsitemaps.wordpress.queries.news import LOCAL_BEHIND
+from wpsitemaps.wordpress.site import SiteContext
 
 MAX_COUNT = 100
+RSS_TYPE = "application/rss+xml"
+ATOM_TYPE = "application/atom+xml"
+# The feeds under the home URL (web.feeds): file name -> (template, media type, label).
+FEEDS = {"rss.xml": ("rss.xml", RSS_TYPE, "RSS"), "atom.xml": ("atom.xml", ATOM_TYPE, "Atom")}
+FEED_PATHS = tuple(f"/{name}" for name in FEEDS)  # robots.txt lines when [feeds] robots
 SUMMARY_WORDS = 55  # wp_trim_excerpt()'s excerpt_length
 SUMMARY_CHARS = 600  # for scripts without spaces between words
 MORE = " […]"
@@ -206,3 +212,11 @@ def _items(registry: Registry, config: FeedConfig, rows: list[Row[Any]],
                             summary(str(row.post_excerpt or ""), str(row.post_content or "")),
                             name or html.unescape(site.options.blogname)))
     return out
+
+
+def head_links(site: SiteContext) -> list[str]:
+    """The <link rel="alternate"> tags that announce the feeds in a page's <head>."""
+    name = html.unescape(site.options.blogname)
+    return [f'<link rel="alternate" type="{kind}" title="{html.escape(f"{name} ({label})")}" '
+            f'href="{html.escape(site.options.home + "/" + path)}">'
+            for path, (_, kind, label) in FEEDS.items()]

@@ -17,9 +17,9 @@ switch change gives every page a new fingerprint), and the site key. Then:
   their attachments, and page 1's first links;
 * video: the same over the page's candidate rows, plus Yoast Video meta, tags and authors;
 * news: the same over every row of the 48-hour window (small by nature);
-* taxonomies and authors: the page's entries themselves, sliced from the list the shared
+* taxonomies and authors: the page's entries themselves, sliced from the list the value
   cache holds (no query: that list is what the page is rendered from);
-* the index: the references it lists (page bounds from the shared cache).
+* the index: the references it lists (page bounds from the value cache).
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ def _news(provider: NewsProvider, page: int, bound: PageBound) -> str | None:
 @page_fingerprint.register(TaxonomyProvider)
 @page_fingerprint.register(AuthorProvider)
 def _listed(provider: Provider, page: int, bound: PageBound) -> str | None:
-    # The page is a slice of the list the shared cache holds: its entries are the input.
+    # The page is a slice of the list the value cache holds: its entries are the input.
     return digest(site_part(provider.site), provider.name, page,
                   provider.entries(page, bound))
 

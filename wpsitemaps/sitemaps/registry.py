@@ -17,8 +17,8 @@ import logging
 
 from sqlalchemy import Connection
 
+from wpsitemaps.cache.values import Values
 from wpsitemaps.memo import memoized
-from wpsitemaps.sitemaps.bounds import SharedCache
 from wpsitemaps.sitemaps.providers.authors import AuthorProvider
 from wpsitemaps.sitemaps.providers.authors import authors_disabled
 from wpsitemaps.sitemaps.providers.base import Provider
@@ -36,23 +36,23 @@ class Registry:
     """The sitemaps of one site for one request (or command): built once, looked up by name."""
 
     def __init__(self, conn: Connection, site: SiteContext,
-                 shared: SharedCache | None = None) -> None:
+                 values: Values | None = None) -> None:
         self.conn = conn
         self.site = site
-        self.shared = shared or SharedCache()
+        self.values = values or Values()
 
     @memoized
     def post_types(self) -> tuple[PostTypeProvider, ...]:
         """The post type sitemaps (Yoast's type-level noindex switches applied)."""
         site = self.site
-        return tuple(PostTypeProvider(self.conn, site, self.shared, ctype)
+        return tuple(PostTypeProvider(self.conn, site, self.values, ctype)
                      for ctype in site.types.post_types
                      if not site.options.yoast_on(f"noindex-{ctype.name}"))
 
     @memoized
     def providers(self) -> list[Provider]:
         """Every sitemap the site serves, in index order, each name once."""
-        conn, site, shared = self.conn, self.site, self.shared
+        conn, site, values = self.conn, self.site, self.values
         out: list[Provider] = list(self.post_types)
         taken = {p.name for p in out}
         for ctype in site.types.taxonomies:
@@ -61,20 +61,20 @@ class Registry:
             if ctype.name in taken:
                 _warn_once(site, ctype.name)
                 continue
-            out.append(TaxonomyProvider(conn, site, shared, ctype))
+            out.append(TaxonomyProvider(conn, site, values, ctype))
             taken.add(ctype.name)
         if not authors_disabled(site):
             if "author" in taken:
                 _warn_once(site, "author")
             else:
-                out.append(AuthorProvider(conn, site, shared))
+                out.append(AuthorProvider(conn, site, values))
                 taken.add("author")
         # Video sitemap (issue #4): the videos of the listed post types' entries.
         video = self._addon_name("video", taken)
-        out.append(VideoProvider(conn, site, shared, self.post_types, video))
+        out.append(VideoProvider(conn, site, values, self.post_types, video))
         # News sitemap (issue #5), last; the index lists it only while it has entries.
         news = self._addon_name("news", taken | {video})
-        out.append(NewsProvider(conn, site, shared, self.post_types, news))
+        out.append(NewsProvider(conn, site, values, self.post_types, news))
         return out
 
     def _addon_name(self, name: str, taken: set[str]) -> str:

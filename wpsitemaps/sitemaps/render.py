@@ -102,8 +102,9 @@ def _text(value: str) -> str:
 def plain_urlset(entries: Sequence[UrlEntry], stylesheet: str | None,
                  ns: dict[str, bool]) -> str:
     """urlset.xml for entries without videos or news (every content and taxonomy page),
-    written out directly: the template took 12 ms of a 1,000-URL page's render (issue #13).
-    The same characters as the template (tests/test_render_plain.py holds them equal)."""
+    written out directly, as the template was the largest cost of a page's render
+    (docs/performance.md, "Design notes"). The same characters as the template
+    (tests/test_render_plain.py holds them equal)."""
     out = ['<?xml version="1.0" encoding="UTF-8"?>\n']
     if stylesheet:
         out.append(f'<?xml-stylesheet type="text/xsl" href="{_text(stylesheet)}"?>\n')

@@ -33,7 +33,7 @@ from sqlalchemy import Connection
 from wpsitemaps.entries import PageBound
 from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.dates import local_floor
-from wpsitemaps.wordpress.queries import fingerprint as qf
+from wpsitemaps.wordpress.queries import fingerprint as qfp
 from wpsitemaps.wordpress.site import SiteContext
 
 # How long after its date a post may go live: WP-Cron publishes a scheduled post when a
@@ -49,16 +49,16 @@ def read_tail(conn: Connection, site: SiteContext, where: ColumnElement[bool],
     every one dated since it ran less PUBLISH_LAG, whatever its ID (type_status_date's
     range); after a pass that found no row, every row (the same index: what is there now)."""
     if not bounds:
-        return qf.page_keys(conn, site.tables, where, 0, None)
+        return qfp.page_keys(conn, site.tables, where, 0, None)
     last = bounds[-1]
     rows: dict[int, Any] = {}
     if last.seen_to is not None:
-        above = qf.page_keys(conn, site.tables, where, last.seen_to + 1, None)
+        above = qfp.page_keys(conn, site.tables, where, last.seen_to + 1, None)
         rows.update((int(r.ID), r) for r in above)
     if last.seen_at is not None:
         start = last.seen_at - PUBLISH_LAG
         local_from = local_floor(site.options.zone, start, max(site.now, start))
-        since = qf.published_since(conn, site.tables, where, start, local_from)
+        since = qfp.published_since(conn, site.tables, where, start, local_from)
         rows.update((int(r.ID), r) for r in since)
     return [rows[k] for k in sorted(rows)]
 

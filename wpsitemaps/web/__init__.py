@@ -1,7 +1,7 @@
-"""HTTP on top: routes, the request context (site and connection on `g`), gzip and
-conditional requests, robots.txt, the feeds' routes, server-side XSLT and what its HTML shows
-beyond the XML (`display`: decoded URLs, pager and clock parameters).
+"""HTTP on top: routes, the request context (the app's Service, a request's site and session),
+what a request accepts and which variant it gets (304, gzip, HTML), robots.txt, the feeds'
+routes, server-side XSLT and what its HTML shows beyond the XML (`display`).
 
-Rule: the only package (with `headless`) that imports Flask; it decides status codes and
-headers and delegates what is listed to `sitemaps`.
+Rule: the only floor (with `headless`) that imports Flask; it decides status codes and
+headers and asks `serving` for every document.
 """

@@ -1,4 +1,5 @@
-"""gzip: `….xml.gz` twins of every sitemap and `Content-Encoding: gzip` negotiation.
+"""gzip: `….xml.gz` twins of every sitemap (their route is in web.routes) and
+`Content-Encoding: gzip` negotiation.
 
 Two different things, kept apart:
 
@@ -14,63 +15,19 @@ Two different things, kept apart:
 
 from __future__ import annotations
 
-import gzip
-import hashlib
-
-from flask import Blueprint
 from flask import Flask
-from flask import Response
-from flask import current_app
 from flask import request
 from werkzeug.wrappers.response import Response as BaseResponse
 
-bp = Blueprint("wpsitemaps_gzip", __name__)
+from wpsitemaps.serving.service import Service
+from wpsitemaps.serving.variants import gzip_bytes
+from wpsitemaps.web.accept import wants
+
 GZIP_TYPE = "application/gzip"
 COMPRESSIBLE = {"application/xml", "text/xml", "text/plain", "text/html", "text/xsl",
                 "application/xslt+xml", "application/json", "text/css",
                 "application/rss+xml", "application/atom+xml"}
-# Request headers that must not reach the identity request behind a .xml.gz: the twin is
-# always the plain XML document, never a 304, a range, an HTML rendering or gzip-encoded.
-STRIPPED = {"HTTP_ACCEPT", "HTTP_ACCEPT_ENCODING", "HTTP_IF_NONE_MATCH",
-            "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_MATCH", "HTTP_IF_UNMODIFIED_SINCE",
-            "HTTP_RANGE", "HTTP_IF_RANGE"}
-COPIED = ("Last-Modified", "Cache-Control", "X-Robots-Tag", "Age")
-# WSGI environ key (not settable by clients: no HTTP_ prefix) of the list through which the
-# page store hands over a stored gzip twin (web.store).
-TWIN_KEY = "wpsitemaps.gzip_twin"
-
-
-def gzip_bytes(data: bytes) -> bytes:
-    """Deterministic gzip (mtime 0, no file name) so exports are byte-identical."""
-    return gzip.compress(data, compresslevel=9, mtime=0)
-
-
-def gzip_quality(header: str | None) -> float:
-    """The q-value Accept-Encoding gives gzip (RFC 9110 12.5.3); 0 when refused or absent.
-
-    An explicit `gzip` (or `x-gzip`) entry wins over `*`, so `gzip;q=0, *` refuses gzip.
-    No header at all means the client did not ask: we send identity.
-    """
-    explicit: float | None = None
-    star: float | None = None
-    for part in (header or "").split(","):
-        token, _, params = part.strip().partition(";")
-        q = 1.0
-        for param in params.split(";"):
-            key, _, value = param.strip().partition("=")
-            if key.strip().lower() == "q":
-                try:
-                    q = max(0.0, min(1.0, float(value)))
-                except ValueError:
-                    q = 0.0
-        name = token.strip().lower()
-        if name in ("gzip", "x-gzip"):
-            explicit = q if explicit is None else max(explicit, q)
-        elif name == "*":
-            star = q
-    if explicit is not None:
-        return explicit
-    return star or 0.0
+COPIED = ("Last-Modified", "Cache-Control", "X-Robots-Tag")
 
 
 def add_vary(resp: BaseResponse, field: str) -> None:
@@ -92,10 +49,6 @@ def variant_etag(etag: str) -> str:
     return f"{etag}-gzip"
 
 
-def _if_none_match_present() -> bool:
-    return bool(request.headers.get("If-None-Match"))
-
-
 def encode_response(resp: BaseResponse) -> BaseResponse:
     """after_request: gzip-encode compressible 200s the client accepts, then re-check 304."""
     if request.method not in ("GET", "HEAD") or resp.status_code not in (200, 304):
@@ -105,14 +58,14 @@ def encode_response(resp: BaseResponse) -> BaseResponse:
     if resp.direct_passthrough or resp.is_streamed:
         return resp
     add_vary(resp, "Accept-Encoding")
-    if gzip_quality(request.headers.get("Accept-Encoding")) <= 0:
+    if not wants().gzip:
         return resp
     etag, weak = resp.get_etag()
     if resp.status_code == 304:
         # The view matched If-None-Match against the identity tag (the client holds that
         # copy: keep its tag) or, without If-None-Match, If-Modified-Since: then the tag
         # is the one of the variant we would have sent.
-        if etag and not _if_none_match_present():
+        if etag and not request.headers.get("If-None-Match"):
             resp.set_etag(variant_etag(etag), bool(weak))
         return resp
     resp.set_data(gzip_bytes(resp.get_data()))
@@ -124,44 +77,6 @@ def encode_response(resp: BaseResponse) -> BaseResponse:
     return resp
 
 
-def identity_response(path: str, twin: list[bytes] | None = None) -> BaseResponse:
-    """Dispatch GET `path` inside this app with conditional/negotiation headers removed.
-
-    `twin` (a list) receives the gzip bytes when the page store already holds them.
-    """
-    environ = {k: v for k, v in request.environ.items()
-               if k not in STRIPPED and not k.startswith("HTTP_SEC_FETCH_")}
-    environ.update({"PATH_INFO": path, "REQUEST_METHOD": "GET", "QUERY_STRING": ""})
-    if twin is not None:
-        environ[TWIN_KEY] = twin
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    with app.request_context(environ):
-        resp: BaseResponse = app.full_dispatch_request()
-    return resp
-
-
-@bp.get("/<string:stem>.xml.gz")
-def gzipped_sitemap(stem: str) -> BaseResponse:
-    """`{name}.xml.gz`: the gzip file of exactly the bytes `{name}.xml` answers."""
-    twin: list[bytes] = []
-    inner = identity_response(f"/{stem}.xml", twin)
-    if inner.status_code in (301, 302, 307, 308):
-        location = inner.headers.get("Location", "")
-        if location.endswith(".xml"):
-            inner.headers["Location"] = location + ".gz"
-        return inner
-    if inner.status_code != 200 or inner.mimetype not in ("application/xml", "text/xml"):
-        return inner
-    body = twin[0] if twin else gzip_bytes(inner.get_data())
-    resp = Response(body, content_type=GZIP_TYPE)
-    for name in COPIED:
-        if name in inner.headers:
-            resp.headers[name] = inner.headers[name]
-    resp.set_etag(hashlib.sha256(body).hexdigest())
-    return resp.make_conditional(request)
-
-
-def init_app(app: Flask) -> None:
-    """Register the .xml.gz route and the Content-Encoding hook."""
-    app.register_blueprint(bp)
+def init_app(app: Flask, service: Service) -> None:
+    """Register the Content-Encoding hook."""
     app.after_request(encode_response)

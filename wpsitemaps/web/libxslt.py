@@ -16,9 +16,9 @@ from typing import Any
 
 from lxml import etree
 
+from wpsitemaps.paths import STYLESHEETS
 from wpsitemaps.paths import XSL_DIR
 from wpsitemaps.web.display import display_url
-from wpsitemaps.web.xslt import STYLESHEETS
 
 # The namespace the stylesheets bind to `wps:`; they test function-available() first.
 EXT_NS = "urn:wpsitemaps:xslt"

@@ -1,13 +1,10 @@
-"""HTTP: routes, status codes and headers. Building and rendering live elsewhere."""
+"""HTTP: routes, status codes and headers. Documents come from serving.documents; the
+variant a request gets is negotiated in web.negotiate."""
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import logging
-import re
-from collections.abc import Mapping
-from collections.abc import Sequence
 from datetime import UTC
 from datetime import datetime
 
@@ -22,111 +19,53 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers.response import Response as BaseResponse
 
-from wpsitemaps.entries import SitemapRef
-from wpsitemaps.entries import UrlEntry
+from wpsitemaps.paths import STYLESHEETS
 from wpsitemaps.paths import XSL_DIR
-from wpsitemaps.sitemaps.bounds import NotReady
-from wpsitemaps.sitemaps.fingerprint import empty_fingerprint
-from wpsitemaps.sitemaps.fingerprint import index_fingerprint
-from wpsitemaps.sitemaps.fingerprint import page_fingerprint
-from wpsitemaps.sitemaps.registry import Registry
-from wpsitemaps.sitemaps.render import render_index
-from wpsitemaps.sitemaps.render import render_urlset
-from wpsitemaps.sitemaps.render import stylesheet_href
+from wpsitemaps.serving import documents
+from wpsitemaps.serving.documents import Address
+from wpsitemaps.serving.documents import NoSuchDocument
+from wpsitemaps.serving.service import Service
+from wpsitemaps.serving.variants import gzipped
+from wpsitemaps.sitemaps.feeds import FEED_PATHS
+from wpsitemaps.sitemaps.providers.base import NotReady
 from wpsitemaps.web import robots
-from wpsitemaps.web.context import in_background
+from wpsitemaps.web.accept import wants
 from wpsitemaps.web.context import known_resolution
-from wpsitemaps.web.context import load_sitemaps
 from wpsitemaps.web.context import note_document
 from wpsitemaps.web.context import noted_document
-from wpsitemaps.web.context import refresh_after_timeout
-from wpsitemaps.web.context import resolution
-from wpsitemaps.web.context import sites
-from wpsitemaps.web.display import view_params
+from wpsitemaps.web.context import service
+from wpsitemaps.web.context import session
+from wpsitemaps.web.feeds import feed
+from wpsitemaps.web.gzip import COPIED
+from wpsitemaps.web.gzip import GZIP_TYPE
+from wpsitemaps.web.headers import RETRY_AFTER_SECONDS
+from wpsitemaps.web.headers import cached
+from wpsitemaps.web.headers import plain
 from wpsitemaps.web.headers import set_headers
-from wpsitemaps.web.store import Fingerprint
-from wpsitemaps.web.store import Render
-from wpsitemaps.web.store import page_store
-from wpsitemaps.web.xslt import STYLESHEETS
-from wpsitemaps.web.xslt import transform
-from wpsitemaps.web.xslt import wants_html
-from wpsitemaps.wordpress.dates import latest
+from wpsitemaps.web.negotiate import respond
 from wpsitemaps.wordpress.limits import DatabaseUnavailable
 from wpsitemaps.wordpress.limits import TimeSpent
 from wpsitemaps.wordpress.limits import failure
-from wpsitemaps.wordpress.site import SiteContext
 
 log = logging.getLogger(__name__)
 bp = Blueprint("wpsitemaps", __name__)
-RETRY_AFTER_SECONDS = 30
-MAX_INDEX_ENTRIES = 50_000
-# Matched with fullmatch(): '$' would also accept a trailing line feed. A page number has at
-# most 9 digits: no site has a billion pages, and int() refuses over 4,300 digits.
-SITEMAP_RE = re.compile(r"(?P<name>[a-z0-9_-]+)-sitemap(?P<page>[0-9]{0,9})\.xml")
 
 
-def sitemap_url(site: SiteContext, name: str, page: int) -> str:
-    """Absolute URL of a sitemap page: {home}/{name}-sitemap{n}.xml (no n for page 1)."""
-    suffix = "" if page == 1 else str(page)
-    return f"{site.options.home}/{name}-sitemap{suffix}.xml"
-
-
-def xml_response(body: bytes, lastmod: datetime | None, kind: str = "main",
-                 negotiate: bool = True, view: Mapping[str, str] | None = None) -> BaseResponse:
-    """A sitemap response with caching headers; answers 304 to matching conditionals.
-
-    A browser's top-level navigation gets the `kind` stylesheet applied here (HTML), since
-    browsers are dropping XSLT; everything else (crawlers, fetches) gets the XML (#6).
-    negotiate=False always answers XML (the headless API, whose documents carry no PI).
-    `view` holds the stylesheet parameters of the HTML (pager, clock: web/display.py).
-    """
-    content_type = "application/xml; charset=utf-8"
-    if negotiate and wants_html(request.headers):
-        body, content_type = transform(body, kind, view), "text/html; charset=utf-8"
-    return cached(Response(body, content_type=content_type), body, lastmod)
-
-
-def cached(resp: Response, body: bytes, lastmod: datetime | None) -> BaseResponse:
-    """Add the headers every sitemap and stylesheet carries; 304 on matching conditionals."""
-    set_headers(resp, hashlib.sha256(body).hexdigest(), lastmod)
-    return resp.make_conditional(request)
+def document(address: Address, browser: bool | None = None) -> documents.Document:
+    """The document at `address` of this request's site (404 when there is none); for the
+    browser view unless `browser` says otherwise."""
+    note_document(address)
+    try:
+        return documents.get(session(), address,
+                             browser=wants().html if browser is None else browser)
+    except NoSuchDocument as exc:
+        abort(404, str(exc))
 
 
 @bp.get("/sitemap_index.xml")
 def sitemap_index() -> BaseResponse:
     """The index: one <sitemap> per non-empty page of every provider."""
-    stored = stored_in_window("sitemap_index.xml")
-    if stored is not None:
-        return stored
-    sitemaps = load_sitemaps()
-    site = sitemaps.site
-    # Built only when needed: inside the page store's window the stored index is served.
-    listed = functools.cache(lambda: index_refs(sitemaps))
-
-    def render() -> tuple[bytes, datetime | None]:
-        refs = listed()
-        return (render_index(refs, stylesheet_href(site.options.home, "main")),
-                latest(*(r.lastmod for r in refs)))
-
-    return stored_or_rendered(site, "sitemap_index.xml",
-                              lambda: index_fingerprint(site, listed()), render, "main")
-
-
-def index_refs(sitemaps: Registry) -> list[SitemapRef]:
-    """One reference per non-empty page of every provider (post types' pages read live:
-    sitemaps/tails.py)."""
-    site = sitemaps.site
-    refs: list[SitemapRef] = []
-    if site.options.blog_public:
-        for provider in sitemaps.providers:
-            try:
-                bounds = provider.live_bounds()
-            except NotReady:
-                # Listed once its background computation is done (large sites' video scan).
-                continue
-            for page, bound in enumerate(bounds, start=1):
-                refs.append(SitemapRef(sitemap_url(site, provider.name, page), bound.lastmod))
-    return refs[:MAX_INDEX_ENTRIES]
+    return respond(document(Address()))
 
 
 @bp.get("/sitemap.xml")
@@ -138,67 +77,46 @@ def sitemap_alias() -> BaseResponse:
 @bp.get("/<string:filename>")
 def sitemap_page(filename: str) -> BaseResponse:
     """`{name}-sitemap.xml` and `{name}-sitemap{n}.xml` (n >= 2); 1 and 0 redirect."""
-    match = SITEMAP_RE.fullmatch(filename)
-    if match is None:
-        abort(404, "No such sitemap.")
-    name, digits = match["name"], match["page"]
-    if digits in ("0", "1"):
-        return redirect(f"{request.script_root}/{name}-sitemap.xml", code=301)
-    if digits.startswith("0"):
-        abort(404, "No such sitemap page.")
-    page = int(digits) if digits else 1
-    stored = stored_in_window(filename)
-    if stored is not None:
-        return stored
-    sitemaps = load_sitemaps()
-    site = sitemaps.site
-    provider = sitemaps.lookup(name)
-    if provider is None:
-        abort(404, "No such sitemap.")
+    address = parsed(filename)
+    if address.filename != filename:
+        return redirect(f"{request.script_root}/{address.filename}", code=301)
+    return respond(document(address))
+
+
+@bp.get("/<string:stem>.xml.gz")
+def gzipped_sitemap(stem: str) -> BaseResponse:
+    """`{name}.xml.gz`: the gzip file of exactly the bytes `{name}.xml` answers as XML."""
+    filename = f"{stem}.xml"
+    if filename == "sitemap.xml":
+        return redirect(request.script_root + "/sitemap_index.xml.gz", code=301)
+    if f"/{filename}" in FEED_PATHS:
+        # A feed is not a sitemap: its own answer, as `/{name}.xml` gives it.
+        return feed(filename)
+    address = parsed(filename)
+    if address.filename != filename:
+        return redirect(f"{request.script_root}/{address.filename}.gz", code=301)
+    return gz_file(document(address, browser=False))
+
+
+def gz_file(doc: documents.Document) -> BaseResponse:
+    """The `.xml.gz` answer of a document: its gzip twin as a file of its own."""
+    doc, packed = gzipped(doc)
+    resp = Response(packed.body, content_type=GZIP_TYPE)
+    inner = set_headers(Response(), doc.etag, doc.lastmod)
+    for name in COPIED:
+        resp.headers[name] = inner.headers[name]
+    if doc.age is not None:
+        resp.headers["Age"] = str(int(doc.age))
+    resp.set_etag(hashlib.sha256(packed.body).hexdigest())
+    return resp.make_conditional(request)
+
+
+def parsed(filename: str) -> Address:
+    """The address a file name asks for (404 when it names none)."""
     try:
-        bounds = provider.live_bounds() if site.options.blog_public else []
-    except NotReady:
-        return plain("Service unavailable: this sitemap is being prepared; try again shortly.",
-                     503, **{"Retry-After": str(RETRY_AFTER_SECONDS)})
-    if page > max(len(bounds), 1):
-        abort(404, "No such sitemap page.")
-
-    def fingerprint() -> str | None:
-        if page > len(bounds):
-            return empty_fingerprint(site, provider.name)
-        return page_fingerprint(provider, page, bounds[page - 1])
-
-    def render() -> tuple[bytes, datetime | None]:
-        entries: Sequence[UrlEntry] = []
-        if page <= len(bounds):
-            entries = provider.entries(page, bounds[page - 1])
-        body = render_urlset(entries, stylesheet_href(site.options.home, provider.stylesheet))
-        return body, latest(*(e.lastmod for e in entries))
-
-    # The news view shows ages against the clock that chose the 48-hour window.
-    view = view_params(name, page, len(bounds),
-                       site.now if provider.stylesheet == "news" else None)
-    return stored_or_rendered(site, filename, fingerprint, render, provider.stylesheet, view)
-
-
-def stored_in_window(document: str) -> BaseResponse | None:
-    """The stored answer of a document inside the page store's window (PageStore.in_window),
-    or None: then the site is loaded and the document served as usual."""
-    note_document(document)
-    pages = page_store()
-    return None if pages is None else pages.in_window(sites().key(resolution()), document)
-
-
-def stored_or_rendered(site: SiteContext, document: str, fingerprint: Fingerprint,
-                       render: Render, kind: str,
-                       view: Mapping[str, str] | None = None) -> BaseResponse:
-    """The document from the page store when one is configured, else rendered; `view` holds
-    the browser view's stylesheet parameters (web/display.py)."""
-    pages = page_store()
-    if pages is not None:
-        return pages.respond(site, document, fingerprint, render, kind, view)
-    body, lastmod = render()
-    return xml_response(body, lastmod, kind, view=view)
+        return documents.parse(filename)
+    except NoSuchDocument as exc:
+        abort(404, str(exc))
 
 
 @bp.get("/<any(main, video, news):kind>-sitemap.xsl")
@@ -210,20 +128,20 @@ def stylesheet(kind: str) -> BaseResponse:
     return cached(Response(body, content_type="text/xsl; charset=utf-8"), body, mtime)
 
 
-def plain(body: str, status: int, **headers: str) -> Response:
-    """A small plain-text answer (errors, redirects' bodies)."""
-    resp = Response(body + "\n", status=status, mimetype="text/plain")
-    resp.headers.update(headers)
-    return resp
+def not_ready(_exc: NotReady) -> Response:
+    """A slow sitemap's first pass runs in the background: 503 with Retry-After."""
+    return plain("Service unavailable: this sitemap is being prepared; try again shortly.",
+                 503, **{"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
 def database_unavailable(exc: Exception) -> BaseResponse:
     """The database cannot be read right now: what can be answered without it (robots.txt's
-    last good copy, a stored document), else 503 with Retry-After, never a traceback. The
-    refresh and exports must fail rather than take a stored copy."""
-    if not in_background() and (isinstance(exc, TimeSpent) or failure(exc) == "slow"):
-        refresh_after_timeout()
-    answer = None if in_background() else answer_without_database()
+    last good copy, a stored document), else 503 with Retry-After, never a traceback."""
+    if isinstance(exc, TimeSpent) or failure(exc) == "slow":
+        background = service().background
+        if background is not None and service().settings.cache_ttl > 0:
+            background.rescue(known_resolution())
+    answer = answer_without_database()
     if answer is not None:
         if not isinstance(exc, DatabaseUnavailable):
             # One line, no traceback: a stored copy must not hide an error for hours (a
@@ -247,16 +165,16 @@ def answer_without_database() -> BaseResponse | None:
     (stale-if-error); None when there is nothing to answer with."""
     if request.endpoint == robots.ENDPOINT:
         return robots.without_database()
-    return stale_answer()
-
-
-def stale_answer() -> BaseResponse | None:
-    """The stored copy of this request's document when the database failed (PageStore.stale),
-    or None: no store, no document noted, the site unknown, or nothing stored in time."""
-    pages, document, res = page_store(), noted_document(), known_resolution()
-    if pages is None or document is None or res is None:
+    address, res = noted_document(), known_resolution()
+    if address is None or res is None:
         return None
-    return pages.stale(sites().key(res), document)
+    doc = documents.stale(service(), res, address)
+    if doc is None:
+        return None
+    if request.endpoint == "wpsitemaps.gzipped_sitemap":
+        return gz_file(doc)
+    # Browsers get the XML too: their view's pager needs the database.
+    return respond(doc, as_html=False)
 
 
 def http_error(exc: HTTPException) -> Response:
@@ -282,16 +200,10 @@ def security_headers(resp: Response) -> Response:
     return resp
 
 
-def init_app(app: Flask) -> None:
+def init_app(app: Flask, service: Service) -> None:
     """Register the blueprint and the error handlers."""
-    from wpsitemaps.web import feeds
-    from wpsitemaps.web import gzip as compress
-
-    # First: after_request hooks run in reverse order, so gzip encoding runs last.
-    compress.init_app(app)
-    feeds.init_app(app)
-    robots.init_app(app)
     app.register_blueprint(bp)
+    app.register_error_handler(NotReady, not_ready)
     # DBAPIError covers OperationalError and the drivers' other errors.
     for exc_type in (DBAPIError, PoolTimeout, DatabaseUnavailable):
         app.register_error_handler(exc_type, database_unavailable)

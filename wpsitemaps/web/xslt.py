@@ -21,14 +21,6 @@ from werkzeug.datastructures import Headers
 
 from wpsitemaps.paths import XSL_DIR
 
-# Sitemap kind -> stylesheet file in xsl/ (and the URL path the PI names).
-STYLESHEETS: dict[str, str] = {
-    "main": "main-sitemap.xsl",
-    "video": "video-sitemap.xsl",
-    "news": "news-sitemap.xsl",
-}
-
-
 # The code that shapes the HTML besides the stylesheets: the display-url function and the
 # pager's parameters, the engine, this module.
 VIEW_CODE = ("display.py", "libxslt.py", "xslt.py")

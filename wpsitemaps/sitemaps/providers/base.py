@@ -1,7 +1,7 @@
 """The provider contract (WordPress's WP_Sitemaps_Provider, Django's Sitemap) and its base.
 
 A provider is built per request (or per command) with its connection, site and the app's
-shared cache, and memoizes per-request values on itself (`memo.memoized`, which, unlike
+value cache, and memoizes per-request values on itself (`memo.memoized`, which, unlike
 functools.cached_property on Python 3.11, shares no lock between requests).
 """
 
@@ -13,11 +13,10 @@ from typing import TypeVar
 
 from sqlalchemy import Connection
 
+from wpsitemaps.cache.values import Values
 from wpsitemaps.entries import PageBound
 from wpsitemaps.entries import UrlEntry
 from wpsitemaps.memo import memoized
-from wpsitemaps.sitemaps.bounds import NotReady
-from wpsitemaps.sitemaps.bounds import SharedCache
 from wpsitemaps.wordpress.contenttypes import ContentType
 from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.site import SiteContext
@@ -25,21 +24,25 @@ from wpsitemaps.wordpress.site import SiteContext
 T = TypeVar("T")
 
 
+class NotReady(Exception):
+    """A slow provider's bounds are being computed in the background (answer 503)."""
+
+
 class Provider:
     """A named sitemap split into pages of at most `entries_per_page` objects.
 
     Subclasses set `name` and `stylesheet` and implement `compute_bounds()` and `entries()`;
-    `live_bounds()` is what callers read (`bounds`, cached across requests by the shared
+    `live_bounds()` is what callers read (`bounds`, cached across requests by the value
     cache, plus what a provider reads live).
     """
 
     name: str
     stylesheet: str = "main"  # which XSL renders it: 'main', 'video' or 'news'
 
-    def __init__(self, conn: Connection, site: SiteContext, shared: SharedCache) -> None:
+    def __init__(self, conn: Connection, site: SiteContext, values: Values) -> None:
         self.conn = conn
         self.site = site
-        self.shared = shared
+        self.values = values
 
     def compute_bounds(self) -> list[PageBound]:
         """One PageBound per non-empty page, in order (empty list: no entries)."""
@@ -58,9 +61,9 @@ class Provider:
         """The page bounds, cached per app, site and options; NotReady while a slow
         provider's first computation runs in the background."""
         key = ("bounds", self.name)
-        if self.is_slow() and self.shared.defer(self.site, key):
+        if self.is_slow() and self.values.defer(self.site, key):
             raise NotReady(self.name)
-        return self.shared.get(self.site, key, self.compute_bounds)
+        return self.values.get(self.site, key, self.compute_bounds)
 
     def live_bounds(self) -> list[PageBound]:
         """The pages as served now: the index lists them, the page route answers them (404
@@ -70,15 +73,15 @@ class Provider:
 
     def cached(self, key: str, compute: Callable[[], T]) -> T:
         """compute(), cached across requests like the bounds (aggregates over the site)."""
-        return self.shared.get(self.site, (key, self.name), compute)
+        return self.values.get(self.site, (key, self.name), compute)
 
 
 class TypeProvider(Provider):
     """A provider of one post type or taxonomy: its sitemap is named after the type."""
 
-    def __init__(self, conn: Connection, site: SiteContext, shared: SharedCache,
+    def __init__(self, conn: Connection, site: SiteContext, values: Values,
                  ctype: ContentType) -> None:
-        super().__init__(conn, site, shared)
+        super().__init__(conn, site, values)
         self.ctype = ctype
         self.name = ctype.name
 

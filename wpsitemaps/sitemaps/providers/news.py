@@ -25,11 +25,11 @@ from sqlalchemy import and_
 from sqlalchemy import false
 from sqlalchemy import or_
 
+from wpsitemaps.cache.values import Values
 from wpsitemaps.entries import NewsEntry
 from wpsitemaps.entries import PageBound
 from wpsitemaps.entries import UrlEntry
 from wpsitemaps.memo import memoized
-from wpsitemaps.sitemaps.bounds import SharedCache
 from wpsitemaps.sitemaps.links import post_languages
 from wpsitemaps.sitemaps.providers.base import Provider
 from wpsitemaps.sitemaps.providers.posts import PostTypeProvider
@@ -96,9 +96,9 @@ class NewsProvider(Provider):
 
     stylesheet = "news"
 
-    def __init__(self, conn: Connection, site: SiteContext, shared: SharedCache,
+    def __init__(self, conn: Connection, site: SiteContext, values: Values,
                  post_types: tuple[PostTypeProvider, ...], name: str = "news") -> None:
-        super().__init__(conn, site, shared)
+        super().__init__(conn, site, values)
         self.post_types = post_types
         self.name = name
 
@@ -134,7 +134,7 @@ class NewsProvider(Provider):
 
     @memoized
     def bounds(self) -> list[PageBound]:
-        """Computed per request, never from the shared cache: an article must show within a
+        """Computed per request, never from the value cache: an article must show within a
         minute (issue #13), and the keys are bounded by the 48-hour window."""
         return self.compute_bounds()
 

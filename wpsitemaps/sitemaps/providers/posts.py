@@ -21,13 +21,13 @@ from sqlalchemy import ColumnElement
 from sqlalchemy import Connection
 from sqlalchemy import Row
 
+from wpsitemaps.cache.values import Values
 from wpsitemaps.content.urls import encode_url
 from wpsitemaps.content.urls import is_listable
 from wpsitemaps.entries import PageBound
 from wpsitemaps.entries import UrlEntry
 from wpsitemaps.memo import memoized
 from wpsitemaps.sitemaps import tails
-from wpsitemaps.sitemaps.bounds import SharedCache
 from wpsitemaps.sitemaps.images import page_images
 from wpsitemaps.sitemaps.links import PRIMARY_CATEGORY_KEY
 from wpsitemaps.sitemaps.links import links_by_type
@@ -143,9 +143,9 @@ def _link_input(row: Row[Any]) -> permalinks.PostLink:
 class PostTypeProvider(TypeProvider):
     """One post type's sitemap (name = post type name: post-sitemap.xml, page-sitemap.xml...)."""
 
-    def __init__(self, conn: Connection, site: SiteContext, shared: SharedCache,
+    def __init__(self, conn: Connection, site: SiteContext, values: Values,
                  ctype: ContentType) -> None:
-        super().__init__(conn, site, shared, ctype)
+        super().__init__(conn, site, values, ctype)
         self._tail: list[Row[Any]] | None = None  # per request, as every value here
         self._live: list[PageBound] | None = None
 

@@ -29,6 +29,7 @@ from sqlalchemy import Row
 from sqlalchemy import and_
 from sqlalchemy import or_
 
+from wpsitemaps.cache.values import Values
 from wpsitemaps.content.urls import encode_url
 from wpsitemaps.content.urls import is_listable
 from wpsitemaps.content.videofields import PostFacts
@@ -44,7 +45,6 @@ from wpsitemaps.entries import PageBound
 from wpsitemaps.entries import UrlEntry
 from wpsitemaps.entries import VideoEntry
 from wpsitemaps.memo import memoized
-from wpsitemaps.sitemaps.bounds import SharedCache
 from wpsitemaps.sitemaps.providers.base import Provider
 from wpsitemaps.sitemaps.providers.posts import PostTypeProvider
 from wpsitemaps.sitemaps.providers.posts import post_lastmod
@@ -77,9 +77,9 @@ class VideoProvider(Provider):
 
     stylesheet = "video"
 
-    def __init__(self, conn: Connection, site: SiteContext, shared: SharedCache,
+    def __init__(self, conn: Connection, site: SiteContext, values: Values,
                  post_types: tuple[PostTypeProvider, ...], name: str = "video") -> None:
-        super().__init__(conn, site, shared)
+        super().__init__(conn, site, values)
         self.post_types = post_types
         self.name = name
         self._pages: dict[int, list[UrlEntry]] = {}

@@ -16,7 +16,7 @@ def newest_local(conn: Connection, t: WPTables, where: ColumnElement[bool],
                  limit: int) -> list[Any]:
     """The `limit` newest rows of ONE post type's condition by the local post_date (then ID),
     with page_rows()' columns: WordPress's type_status_date index serves this order, where
-    ordering by post_date_gmt sorted every listed post (2.3 s a feed at 1,000,000 posts).
+    ordering by post_date_gmt would sort every listed post (a cost that grows with the site).
     The caller restores the order by post_date_gmt (sitemaps/feeds.py)."""
     p = t.posts
     stmt = (select(*post_columns(t))

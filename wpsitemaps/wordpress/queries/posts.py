@@ -206,8 +206,8 @@ def page_bounds_in_ranges(conn: Connection, t: WPTables, where: ColumnElement[bo
                           per_page: int, span: int) -> list[PageSpan]:
     """page_bounds() walked through the primary key in ranges of `span` IDs, the rows folded
     into pages here: for a condition no index serves (the video candidates' patterns in
-    post_content), one statement over the whole site ran for minutes on a million posts,
-    past the driver's read timeout; each of these reads one range (about a second)."""
+    post_content), one statement over the whole site would run past the driver's read
+    timeout on a large site; each of these reads one range."""
     p = t.posts
     out: list[PageSpan] = []
     count = first = last = 0
@@ -265,8 +265,8 @@ def _holds_marker_like(element: HoldsMarker, compiler: Any, **kw: Any) -> str:
 @compiles(HoldsMarker, "mysql")
 @compiles(HoldsMarker, "mariadb")
 def _holds_marker_regexp(element: HoldsMarker, compiler: Any, **kw: Any) -> str:
-    # One PCRE pass instead of five collation-aware LIKE scans of each post_content: a
-    # 2,000-row page query at 100k posts 41-54 ms -> 31 ms, the same rows (issue #13).
+    # One PCRE pass instead of five collation-aware LIKE scans of each post_content, which
+    # cost more than the bytes they saved; the same rows (docs/performance.md).
     text: str = compiler.process(element.column.regexp_match(MARKER_PATTERN), **kw)
     return text
 

@@ -1,4 +1,5 @@
-"""The `[robots]` settings table: schema, validation at start-up, and path rule expansion.
+"""The `[robots]` settings table: schema, validation at start-up, path rule expansion, and
+the text those rules make (robots.py adds a site's Sitemap: lines).
 
 Schema (TOML; the same mapping under the create_app() key ROBOTS)::
 
@@ -25,10 +26,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from wpsitemaps.config import ConfigError
+from wpsitemaps.config import Settings
+from wpsitemaps.content.urls import absolute
 
 # RFC 9309 section 2.2.1: product tokens are letters, "_" and "-"; "*" matches everyone.
 AGENT_RE = re.compile(r"^(\*|[A-Za-z_-]+)$")
@@ -38,6 +43,7 @@ TOP_KEYS = {"sitemap", "wordpress_rules", "disallow", "allow", "groups"}
 GROUP_KEYS = {"user_agents", "block_all", "disallow", "allow"}
 # Google: "a maximum file size of 500 kibibytes (KiB); content after it is ignored".
 MAX_ROBOTS_BYTES = 500 * 1024
+INDEX_PATH = "/sitemap_index.xml"
 
 
 @dataclass(frozen=True)
@@ -133,3 +139,54 @@ def parse_robots_config(raw: Any) -> RobotsConfig:
                                allow + g.allow) for g in groups)
     return RobotsConfig(merged, _flag(raw.get("sitemap", True), "robots.sitemap"),
                         _flag(raw.get("wordpress_rules", True), "robots.wordpress_rules"))
+
+
+def url_path(url: str) -> str:
+    """The path of a home/siteurl without its trailing slash ('' at the root)."""
+    return urlsplit(url).path.rstrip("/")
+
+
+def extra_sitemaps(extras: Sequence[str], home: str) -> list[str]:
+    """Sitemap URLs beside the index (the headless API's validated `[headless]
+    robots_sitemaps`, the feeds when `[feeds] robots`); relative entries are resolved
+    against the home URL."""
+    return [absolute(v, home) for v in extras if v.strip()]
+
+
+def group_lines(group: RobotsGroup, wp_path: str, home_path: str,
+                wordpress_rules: bool) -> list[str]:
+    """One group: its User-agent lines then its rules (every open group repeats them)."""
+    lines = [f"User-agent: {agent}" for agent in group.user_agents]
+    if group.block_all:
+        return [*lines, "Disallow: /"]
+    rules: list[str] = []
+    if wordpress_rules:
+        # do_robots(): the admin is under site_url()'s path, admin-ajax.php stays open.
+        rules += [f"Disallow: {wp_path}/wp-admin/", f"Allow: {wp_path}/wp-admin/admin-ajax.php"]
+    rules += [f"Disallow: {home_path}{p}" for path in group.disallow for p in expand_path(path)]
+    rules += [f"Allow: {home_path}{p}" for path in group.allow for p in expand_path(path)]
+    # An empty Disallow allows everything; a group must hold at least one rule.
+    return lines + (rules or ["Disallow:"])
+
+
+def render_robots(config: RobotsConfig, wp_path: str, home_path: str, public: bool,
+                  sitemaps: Sequence[str]) -> str:
+    """The robots.txt text; blog_public = 0 gives do_robots()'s `Disallow: /` only."""
+    if not public:
+        return "User-agent: *\nDisallow: /\n"
+    blocks = ["\n".join(group_lines(g, wp_path, home_path, config.wordpress_rules))
+              for g in config.groups]
+    if sitemaps:
+        blocks.append("\n".join(sitemaps))
+    return "\n\n".join(blocks) + "\n"
+
+
+def check_size(config: RobotsConfig, settings: Settings, extras: Sequence[str]) -> None:
+    """Refuse, at start-up, rules that would make robots.txt larger than 500 KiB."""
+    home = settings.home_url or "http://localhost"
+    urls = [home + INDEX_PATH, *extra_sitemaps(extras, home)]
+    lines = [f"Sitemap: {u}" for u in urls]
+    size = len(render_robots(config, url_path(home), url_path(home), True, lines).encode())
+    if size > MAX_ROBOTS_BYTES:
+        raise ConfigError(f"robots: the rules make robots.txt {size} bytes, over the "
+                          f"{MAX_ROBOTS_BYTES}-byte (500 KiB) limit crawlers read")

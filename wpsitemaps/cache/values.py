@@ -1,4 +1,5 @@
-"""The cross-request cache of page bounds, term and author lists: one mechanism for all.
+"""The cross-request cache of computed values (page bounds, term and author lists): one
+mechanism for all.
 
 Knowing where page n starts, how many pages there are and each page's newest lastmod takes
 one pass over every listed object (queries.posts.page_bounds), which grows with the site.
@@ -7,30 +8,28 @@ site, key and set of wp_options values, so any option change starts afresh. Entr
 always read live: a stale bound can only shift where a page starts (selection rules are in
 every page query), never list something that is no longer public.
 
-Past its TTL a value is still served while one background refresh (started through
-`on_stale`, see web.context) computes the new one, so on a large site no crawler waits for a
-full pass; only an empty cache is filled in the request itself. With the page store on, the
-workers (and app hosts) share these values: one computes, the others read (sitemaps.sharing).
-No Flask here: the web layer owns the BoundsCache and hands each request a `SharedCache`
-view of it.
+Past its TTL a value is still served while one background refresh (started through the
+caller's `on_stale`, see serving.refresh) computes the new one, so on a large site no crawler
+waits for a full pass; only an empty cache is filled in the request itself. With the page
+store on, the workers (and app hosts) share these values: one computes, the others read
+(cache.peer). The service owns the ValueCache and hands each caller a `Values` view of it.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from typing import TypeVar
 
-from wpsitemaps.sitemaps.sharing import SharedValues
-from wpsitemaps.sitemaps.sharing import value_key
-from wpsitemaps.store.leases import LONGEST
-from wpsitemaps.store.leases import TERM
-from wpsitemaps.store.leases import Lease
+from wpsitemaps.cache.leases import LONGEST
+from wpsitemaps.cache.leases import TERM
+from wpsitemaps.cache.leases import Lease
+from wpsitemaps.cache.lru import LRU
+from wpsitemaps.cache.peer import StoreValues
+from wpsitemaps.cache.peer import value_key
 from wpsitemaps.wordpress.site import SiteContext
 
 log = logging.getLogger(__name__)
@@ -44,10 +43,6 @@ POLL = 0.05  # seconds between looks at the store while waiting
 SLOW_FACTOR = 20
 
 
-class NotReady(Exception):
-    """A slow provider's bounds are being computed in the background (answer 503)."""
-
-
 @dataclass(frozen=True)
 class Entry:
     """A cached value: when it goes stale (cache clock), when its computation started
@@ -59,13 +54,13 @@ class Entry:
     life: float
 
 
-class BoundsCache:
+class ValueCache:
     """A bounded TTL map; computing happens outside the lock.
 
     Least recently used entries go first past `max_entries`: a network of many sites keeps
     a dozen entries per site, and memory must stay flat however many sites are asked for.
 
-    With a `peer` (the page store, sitemaps.sharing) the map is the first level of two: a
+    With a `peer` (the page store, cache.peer) the map is the first level of two: a
     value missing or stale here is taken from the store when another worker computed it
     more recently, and a value to compute is computed by one worker under a lease while the
     others serve what they have (or wait a second for it). Without one, two workers (or
@@ -73,31 +68,28 @@ class BoundsCache:
     """
 
     def __init__(self, ttl: float, clock: Callable[[], float] = time.monotonic,
-                 on_stale: Callable[[], None] | None = None, max_entries: int = 10_000,
-                 peer: SharedValues | None = None) -> None:
+                 max_entries: int = 10_000, peer: StoreValues | None = None) -> None:
         self.ttl = ttl
         self.clock = clock
-        self.on_stale = on_stale
-        self.max_entries = max_entries
         self.peer = peer
         self.wait = WAIT
-        self._data: OrderedDict[Any, Entry] = OrderedDict()
-        self._lock = threading.Lock()
+        self._data: LRU[Any, Entry] = LRU(max_entries)
 
-    def has(self, key: Any, shared_key: str | None = None) -> bool:
+    def has(self, key: Any, peer_key: str | None = None) -> bool:
         """Whether a value (fresh or stale) is here for key, or in the peer (then taken)."""
-        with self._lock:
-            if key in self._data:
-                return True
-        if self.peer is None or shared_key is None:
+        if key in self._data:
+            return True
+        if self.peer is None or peer_key is None:
             return False
-        return self._adopt(self.peer, key, shared_key, None, self.clock()) is not None
+        return self._adopt(self.peer, key, peer_key, None, self.clock()) is not None
 
     def get(self, key: Any, compute: Callable[[], Any], force: bool = False,
-            shared_key: str | None = None) -> Any:
-        """The cached value for key (stale ones too, while a refresh runs), or compute(),
-        store and return it. force=True recomputes (the background refresh) unless another
-        worker did since this one's value. `shared_key` names the value in the peer."""
+            peer_key: str | None = None,
+            on_stale: Callable[[], None] | None = None) -> Any:
+        """The cached value for key (stale ones too, after starting `on_stale`: the caller's
+        background refresh), or compute(), store and return it. force=True recomputes (the
+        background refresh) unless another worker did since this one's value. `peer_key`
+        names the value in the peer."""
         if self.ttl <= 0:
             return compute()
         now = self.clock()
@@ -105,16 +97,16 @@ class BoundsCache:
         if hit is not None and hit.expires > now and (not force or hit.life > self.ttl):
             return hit.value  # a refresh recomputes it, unless it is a slow value kept longer
         peer = self.peer
-        if peer is not None and shared_key is not None:
-            newer = self._adopt(peer, key, shared_key, hit, now)
+        if peer is not None and peer_key is not None:
+            newer = self._adopt(peer, key, peer_key, hit, now)
             if newer is not None and newer.expires > now:
                 return newer.value
             hit = newer or hit
-        if hit is not None and not force and self.on_stale is not None:
-            self.on_stale()
+        if hit is not None and not force and on_stale is not None:
+            on_stale()
             return hit.value
-        if peer is not None and shared_key is not None:
-            return self._compute_once(peer, key, shared_key, compute, hit, force)
+        if peer is not None and peer_key is not None:
+            return self._compute_once(peer, key, peer_key, compute, hit, force)
         entry = self._computed(compute, time.time())
         self._put(key, entry)
         return entry.value
@@ -127,7 +119,7 @@ class BoundsCache:
         life = max(self.ttl, SLOW_FACTOR * (done - started))
         return Entry(done + life, value, stamp, life)
 
-    def _compute_once(self, peer: SharedValues, key: Any, shared_key: str,
+    def _compute_once(self, peer: StoreValues, key: Any, peer_key: str,
                       compute: Callable[[], Any], hit: Entry | None, force: bool) -> Any:
         """Compute under the peer's lease, or take what its holder computes. A request never
         waits when it has a stale value (it serves that) and at most `wait` seconds when it
@@ -136,9 +128,9 @@ class BoundsCache:
         deadline = time.monotonic() + (LONGEST + TERM if force else self.wait)
         pause = POLL
         while True:
-            lease = peer.claim(shared_key)
+            lease = peer.claim(peer_key)
             if lease is not None:
-                return self._compute_held(peer, lease, key, shared_key, compute)
+                return self._compute_held(peer, lease, key, peer_key, compute)
             if hit is not None and not force:
                 return hit.value
             if time.monotonic() >= deadline:
@@ -146,31 +138,31 @@ class BoundsCache:
             time.sleep(pause)
             if force:  # a background wait may be long: look less often as it goes on
                 pause = min(pause * 2, 1.0)
-            newer = self._adopt(peer, key, shared_key, hit, self.clock())
+            newer = self._adopt(peer, key, peer_key, hit, self.clock())
             if newer is not None:
                 return newer.value
-        log.info("shared value %s: computing it here rather than wait longer for %s",
-                 shared_key, peer.holder(shared_key))
+        log.info("peer value %s: computing it here rather than wait longer for %s",
+                 peer_key, peer.holder(peer_key))
         entry = self._computed(compute, peer.clock())
         self._put(key, entry)
         return entry.value
 
-    def _compute_held(self, peer: SharedValues, lease: Lease, key: Any, shared_key: str,
+    def _compute_held(self, peer: StoreValues, lease: Lease, key: Any, peer_key: str,
                       compute: Callable[[], Any]) -> Any:
         """compute() while holding the lease (renewed meanwhile), stored for the others."""
         try:
             entry = self._computed(compute, peer.clock())
-            peer.save(shared_key, entry.value, entry.stamp, entry.life)
+            peer.save(peer_key, entry.value, entry.stamp, entry.life)
         finally:
             peer.release(lease)
         self._put(key, entry)
         return entry.value
 
-    def _adopt(self, peer: SharedValues, key: Any, shared_key: str, hit: Entry | None,
+    def _adopt(self, peer: StoreValues, key: Any, peer_key: str, hit: Entry | None,
                now: float) -> Entry | None:
         """The peer's value when it was computed after ours (kept here with the TTL it has
         left), else None."""
-        got = peer.load(shared_key, newer_than=hit.stamp if hit is not None else None)
+        got = peer.load(peer_key, newer_than=hit.stamp if hit is not None else None)
         if got is None:
             return None
         age = max(peer.clock() - got.stamp, 0.0)
@@ -180,22 +172,13 @@ class BoundsCache:
         return entry
 
     def _peek(self, key: Any) -> Entry | None:
-        with self._lock:
-            hit = self._data.get(key)
-            if hit is not None:
-                self._data.move_to_end(key)
-            return hit
+        return self._data.get(key)
 
     def _put(self, key: Any, entry: Entry) -> None:
-        with self._lock:
-            self._data[key] = entry
-            self._data.move_to_end(key)
-            while len(self._data) > self.max_entries:
-                self._data.popitem(last=False)
+        self._data.put(key, entry)
 
     def __len__(self) -> int:
-        with self._lock:
-            return len(self._data)
+        return len(self._data)
 
 
 def options_key(site: SiteContext) -> str:
@@ -205,36 +188,38 @@ def options_key(site: SiteContext) -> str:
 
 
 @dataclass(frozen=True)
-class SharedCache:
-    """The app's BoundsCache as one request (or command) uses it.
+class Values:
+    """The service's ValueCache as one caller (a request, the refresh, a command) uses it.
 
     cache=None computes every value (a command run once); refresh=True is the background
-    refresh, which recomputes every value it touches.
+    refresh, which recomputes every value it touches; `on_stale` starts the background
+    refresh of the caller's site when a value it reads is past its TTL.
     """
 
-    cache: BoundsCache | None = None
+    cache: ValueCache | None = None
     refresh: bool = False
+    on_stale: Callable[[], None] | None = None
 
     def _key(self, site: SiteContext, key: Any) -> Any:
         return (site.key, key, site.settings.entries_per_page, options_key(site))
 
     def get(self, site: SiteContext, key: Any, compute: Callable[[], T]) -> T:
-        """compute(), cached per app, site, key, page size and set of wp_options values."""
+        """compute(), cached per site, key, page size and set of wp_options values."""
         if self.cache is None:
             return compute()
         full = self._key(site, key)
         value: T = self.cache.get(full, compute, force=self.refresh,
-                                  shared_key=value_key(site.key, full))
+                                  peer_key=value_key(site.key, full), on_stale=self.on_stale)
         return value
 
     def defer(self, site: SiteContext, key: Any) -> bool:
         """For a slow computation: True when it must not run in this request (nothing cached
         yet and a background refresh can do it), after starting that refresh."""
         cache = self.cache
-        if cache is None or self.refresh or cache.ttl <= 0 or cache.on_stale is None:
+        if cache is None or self.refresh or cache.ttl <= 0 or self.on_stale is None:
             return False
         full = self._key(site, key)
         if cache.has(full, value_key(site.key, full)):
             return False
-        cache.on_stale()
+        self.on_stale()
         return True

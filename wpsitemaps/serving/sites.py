@@ -8,7 +8,8 @@ and the site contexts, built on first request and kept in a bounded LRU (issues 
   host and path are matched as WordPress's get_site_by_path() does, and the site's path
   (`/fr`) is the prefix its routes are served under.
 
-Nothing here reads Flask's globals: web.context calls it with the request's host and path.
+No Flask here: web.context calls it with the request's host and path, commands with a
+blog_id.
 Every database read is cached for `cache_ttl` seconds, so a site created, archived or
 mapped in WordPress is seen within that time, without a restart. When the database fails
 to answer a read that expired, the last answer is used (kept until the LRU drops it): every
@@ -17,9 +18,7 @@ document is found through its site, so without it nothing stored could be served
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -31,6 +30,8 @@ from urllib.parse import urlsplit
 from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
+from wpsitemaps.cache.lru import MISSING
+from wpsitemaps.cache.lru import TTLCache
 from wpsitemaps.config import Settings
 from wpsitemaps.wordpress.network import Blog
 from wpsitemaps.wordpress.network import Network
@@ -51,70 +52,33 @@ from wpsitemaps.wordpress.site import resolve_now
 from wpsitemaps.wordpress.site import site_key
 
 Connect = Callable[[], AbstractContextManager[Connection]]
-MISSING = object()
 
 
-class TTLCache:
-    """A thread-safe LRU whose entries expire after `ttl` seconds (ttl 0: nothing kept)."""
-
-    def __init__(self, ttl: float, size: int, clock: Callable[[], float]) -> None:
-        self.ttl, self.size, self.clock = ttl, size, clock
-        self._data: OrderedDict[Any, tuple[float, Any]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: Any) -> Any:
-        """The value, or MISSING when absent or expired."""
-        with self._lock:
-            hit = self._data.get(key)
-            if hit is None or hit[0] <= self.clock():
-                return MISSING
-            self._data.move_to_end(key)
-            return hit[1]
-
-    def last(self, key: Any) -> Any:
-        """The value even if expired (the last known answer), or MISSING."""
-        with self._lock:
-            hit = self._data.get(key)
-            return MISSING if hit is None else hit[1]
-
-    def read(self, key: Any, compute: Callable[[], Any], recall: Recall | None = None) -> Any:
-        """The cached value, else compute() (cached, and given to `recall` when it changed);
-        when compute() fails on the database, the last known value: this cache's, else
-        the one `recall` kept (a process started during the failure)."""
-        found = self.get(key)
-        if found is not MISSING:
-            return found
-        try:
-            found = compute()
-        except SQLAlchemyError:
-            found = self.last(key)
-            if found is MISSING and recall is not None:
-                found = recall.load(key)
-            if found is MISSING:
-                raise
-            return found
-        if recall is not None and self.last(key) != found:
-            recall.save(key, found)
-        self.put(key, found)
+def read_through(cache: TTLCache, key: Any, compute: Callable[[], Any],
+                 recall: Recall | None = None) -> Any:
+    """The cached value, else compute() (cached, and given to `recall` when it changed);
+    when compute() fails on the database, the last known value: the cache's, else the one
+    `recall` kept (a process started during the failure)."""
+    found = cache.get(key)
+    if found is not MISSING:
         return found
-
-    def put(self, key: Any, value: Any) -> None:
-        """Store a value, dropping the least recently used past `size`."""
-        if self.ttl <= 0:
-            return
-        with self._lock:
-            self._data[key] = (self.clock() + self.ttl, value)
-            self._data.move_to_end(key)
-            while len(self._data) > self.size:
-                self._data.popitem(last=False)
-
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._data)
+    try:
+        found = compute()
+    except SQLAlchemyError:
+        found = cache.last(key)
+        if found is MISSING and recall is not None:
+            found = recall.load(key)
+        if found is MISSING:
+            raise
+        return found
+    if recall is not None and cache.last(key) != found:
+        recall.save(key, found)
+    cache.put(key, found)
+    return found
 
 
 class Recall(Protocol):
-    """A second memory of resolutions that outlives the process (web.recall: the store)."""
+    """A second memory of resolutions that outlives the process (serving.recall: the store)."""
 
     def save(self, cache_key: Any, value: Any) -> None:
         """Keep an answer just read from the database."""
@@ -131,6 +95,7 @@ class Resolved:
     network: Network | None
     prefixes: tuple[str, ...] = ("",)  # longest first; '' is the root
     missing: bool = False  # a network with no site at this host and path
+    key: str = "blog1"  # the site's name in caches and stores (SiteContext.key)
 
     @property
     def blog_id(self) -> int:
@@ -169,7 +134,7 @@ class Sites:
             with connect() as conn:
                 return self._read_mode(conn)
 
-        mode: Mode = self._facts.read("mode", read, self.recall)
+        mode: Mode = read_through(self._facts, "mode", read, self.recall)
         return mode
 
     def _read_mode(self, conn: Connection) -> Mode:
@@ -188,7 +153,7 @@ class Sites:
             home = qo.options(conn, tables, ["home"]).get("home", "")
         path = urlsplit(home.strip()).path.rstrip("/")
         prefixes = (path, "") if path else ("",)
-        return Mode(None, Resolved(blog, network, prefixes))
+        return Mode(None, self._resolved(blog, network, prefixes))
 
     def resolve(self, connect: Connect, host: str, path: str) -> Resolved:
         """The site a request for `host` + `path` is for (get_site_by_path())."""
@@ -204,8 +169,8 @@ class Sites:
             with connect() as conn:
                 return self._route(conn, net, domains, paths)
 
-        resolved: Resolved = self._routes.read(("route", tuple(domains), tuple(paths)), read,
-                                               self.recall)
+        key = ("route", tuple(domains), tuple(paths))
+        resolved: Resolved = read_through(self._routes, key, read, self.recall)
         return resolved
 
     def _route(self, conn: Connection, main: Network, domains: list[str],
@@ -215,11 +180,11 @@ class Sites:
             return Resolved(None, main, (), missing=True)
         network = main if blog.site_id in (main.network_id, 0) else self.network(
             conn, blog.site_id)
-        return Resolved(blog, network, (blog.prefix,))
+        return self._resolved(blog, network, (blog.prefix,))
 
     def network(self, conn: Connection, site_id: int) -> Network:
         """The facts of one network (cached)."""
-        net: Network = self._facts.read(
+        net: Network = read_through(self._facts,
             ("network", site_id), lambda: qnet.network(conn, self.base_prefix, site_id))
         return net
 
@@ -229,7 +194,7 @@ class Sites:
         blog = qnet.blog(conn, base, blog_id)
         if blog is None:
             return Resolved(None, None, (), missing=True)
-        return Resolved(blog, self.network(conn, blog.site_id), (blog.prefix,))
+        return self._resolved(blog, self.network(conn, blog.site_id), (blog.prefix,))
 
     def settings_for(self, res: Resolved) -> Settings:
         """The settings a site is read with: a network site's own prefix and [sites.N]."""
@@ -240,9 +205,12 @@ class Sites:
         return self.settings.for_site(res.blog.blog_id, blog_prefix(base, res.blog.blog_id),
                                       base)
 
-    def key(self, res: Resolved) -> str:
-        """The key its SiteContext will have, known without reading its options."""
-        return site_key(blog_id_of_site(self.settings_for(res), res.blog))
+    def _resolved(self, blog: Blog | None, network: Network | None,
+                  prefixes: tuple[str, ...]) -> Resolved:
+        """A found site, with the key its SiteContext will have (known without reading its
+        options: every cache and store key of the site is derived here, once)."""
+        return Resolved(blog, network, prefixes,
+                        key=site_key(blog_id_of_site(self.settings, blog)))
 
     def context(self, conn: Connection, res: Resolved) -> SiteContext:
         """The site's context: rebuilt when its options changed, else taken from the LRU
@@ -262,7 +230,7 @@ class Sites:
     def network_indexes(self, conn: Connection, network: Network) -> list[str]:
         """The index URL of every public, live site of a network, by blog_id (what Yoast
         adds to robots.txt on a subdirectory network; mapped domains included)."""
-        urls: list[str] = self._facts.read(("indexes", network.network_id),
+        urls: list[str] = read_through(self._facts, ("indexes", network.network_id),
                                            lambda: self._read_indexes(conn, network))
         return urls
 

@@ -1,6 +1,6 @@
 """Site resolutions kept in the page store, for a process that starts while the database fails.
 
-web.sites keeps the last answer of every resolution in memory, which serves a running worker
+serving.sites keeps the last answer of every resolution in memory, which serves a running worker
 through an outage; a worker started during one (a restart at 3 a.m., a crashed worker
 replaced) has none, and without knowing a request's site it cannot find anything stored.
 So each answer read from the database is also written to the store (when it differs from
@@ -17,18 +17,15 @@ import dataclasses
 import hashlib
 import json
 import time
-from typing import TYPE_CHECKING
 from typing import Any
 
+from wpsitemaps.cache.lru import MISSING
+from wpsitemaps.serving.pagestore import PageStore
+from wpsitemaps.serving.sites import Mode
+from wpsitemaps.serving.sites import Resolved
 from wpsitemaps.store.base import Record
-from wpsitemaps.web.sites import MISSING
-from wpsitemaps.web.sites import Mode
-from wpsitemaps.web.sites import Resolved
 from wpsitemaps.wordpress.network import Blog
 from wpsitemaps.wordpress.network import Network
-
-if TYPE_CHECKING:  # web.store builds this object: no import cycle at run time
-    from wpsitemaps.web.store import PageStore
 
 RECORDS: dict[str, type] = {cls.__name__: cls for cls in (Mode, Resolved, Blog, Network)}
 
@@ -64,7 +61,7 @@ def decode(data: bytes) -> Any:
 
 
 class StoreRecall:
-    """web.sites' second memory: resolutions in the page store."""
+    """serving.sites' second memory: resolutions in the page store."""
 
     def __init__(self, pages: PageStore) -> None:
         self.pages = pages

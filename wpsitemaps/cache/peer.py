@@ -1,4 +1,5 @@
-"""Per-refresh values shared between workers through the page store (issue #13).
+"""The page store as the value cache's second level: one worker computes, the others read
+(issue #13).
 
 Page bounds, term and author lists and the first links' newest dates are aggregates over
 the whole site (seconds each on a million posts). Kept per worker only, every gunicorn
@@ -30,6 +31,9 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
+from wpsitemaps.cache.leases import KEEPER
+from wpsitemaps.cache.leases import Keeper
+from wpsitemaps.cache.leases import Lease
 from wpsitemaps.entries import Alternate
 from wpsitemaps.entries import ImageEntry
 from wpsitemaps.entries import NewsEntry
@@ -40,9 +44,6 @@ from wpsitemaps.entries import VideoEntry
 from wpsitemaps.store.base import Guard
 from wpsitemaps.store.base import Record
 from wpsitemaps.store.base import Store
-from wpsitemaps.store.leases import KEEPER
-from wpsitemaps.store.leases import Keeper
-from wpsitemaps.store.leases import Lease
 from wpsitemaps.wordpress.queries.posts import PageSpan
 
 log = logging.getLogger(__name__)
@@ -52,7 +53,7 @@ RECORDS: dict[str, type] = {cls.__name__: cls for cls in (
 
 
 @dataclass(frozen=True)
-class Shared:
+class Stored:
     """A value read from the store, the wall-clock time its computation started and how
     long it is kept (bounds.SLOW_FACTOR)."""
 
@@ -109,7 +110,7 @@ def _untagged(data: Any) -> Any:
     return RECORDS[data["r"]](*(_untagged(v) for v in data["f"]))
 
 
-class SharedValues:
+class StoreValues:
     """The store as the bounds cache's second level: load, save and the compute lease."""
 
     def __init__(self, backend: Store, space: str, clock: Callable[[], float] = time.time,
@@ -120,7 +121,7 @@ class SharedValues:
         self.guard = guard or Guard(backend)
         self.keeper = keeper
 
-    def load(self, key: str, newer_than: float | None = None) -> Shared | None:
+    def load(self, key: str, newer_than: float | None = None) -> Stored | None:
         """The stored value of key, or None (missing, damaged, the store failing, or not
         computed after `newer_than`: then only its header is read)."""
         if newer_than is not None:
@@ -132,7 +133,7 @@ class SharedValues:
             return None
         try:
             life, value = decode(rec.body)
-            return Shared(value, rec.rendered_at, float(life))
+            return Stored(value, rec.rendered_at, float(life))
         except (ValueError, KeyError, TypeError, IndexError):
             log.warning("store: shared value %s does not decode; it is computed again", key)
             return None

@@ -7,7 +7,7 @@ it runs out and the next process that asks takes it over. Every exit path that r
 gives the leases back: the computation's own `finally`, atexit, and gunicorn's worker_exit
 hook (`wpsitemaps.gunicorn_conf`). A SIGKILL runs nothing: its leases run out within TERM.
 
-Nobody serving a request waits for a lease for long (sitemaps.bounds): a lease only decides
+Nobody serving a request waits for a lease for long (cache.values): a lease only decides
 who does a computation, never whether a document is answered.
 """
 

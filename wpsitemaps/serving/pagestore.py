@@ -1,0 +1,148 @@
+"""The page store's freshness rules (issue #13): when stored bytes may be served.
+
+A document that is stored is answered in one of three ways:
+
+1. Within `store_window` seconds of the last render or revalidation (shared by every worker
+   through the store), the stored bytes are served without asking the database.
+2. Otherwise the page's fingerprint is computed (sitemaps.fingerprint: a query bounded by
+   the page) and compared with the stored one; equal means the stored bytes are what a
+   render would give, so they are served, and a conditional request is answered 304 from
+   the stored ETag without reading or rendering the page.
+3. Otherwise (no record, a changed fingerprint, or a record rendered `cache_ttl` seconds
+   ago or more) the page is rendered and stored.
+
+The fingerprint is taken before the render, so stored bytes are never older than their
+fingerprint: a change that lands between the two only costs one more render later.
+
+Variants have their own keys and ETags: `{doc}` (the XML, ETag = SHA-256 of its bytes),
+`{doc}.gz` (its gzip twin: the `.xml.gz` file, and the body of a `Content-Encoding: gzip`
+answer, whose ETag is the XML's plus `-gzip`), and `{doc}.html…` (the server-side XSLT
+rendering for browsers, ETag = SHA-256 of the HTML). A variant is valid only for the XML
+render it was made from, and the HTML also only for the stylesheets' version
+(web.xslt.view_version: xsl/ and the code that shapes the view).
+
+When the store fails (Redis down, disk full) the page is rendered without it; the failure is
+logged and the store is left alone for a few seconds (store.base.Guard), so an outage costs
+no timeouts. When the database fails instead, `stale()` gives the stored copy of a document
+for `stale_if_error` seconds past `cache_ttl` (serving.documents.stale). No Flask here:
+web.negotiate decides which variant a request gets.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from typing import TypeVar
+
+from wpsitemaps.store.base import Guard
+from wpsitemaps.store.base import Record
+from wpsitemaps.store.base import Store
+
+T = TypeVar("T")
+Render = Callable[[], tuple[bytes, datetime | None]]
+Fingerprint = Callable[[], str | None]
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The bytes of one variant of a document and the ETag they are served with."""
+
+    body: bytes
+    etag: str
+
+
+class PageStore:
+    """The service's view of its store: keys, the freshness rules and failure handling."""
+
+    def __init__(self, backend: Store, space: str, ttl: float, window: float,
+                 stale_for: float = 0.0, clock: Callable[[], float] = time.time) -> None:
+        self.backend = backend
+        self.namespace = space
+        self.ttl = ttl
+        self.window = window
+        self.stale_for = stale_for
+        self.clock = clock
+        self.guard = Guard(backend)
+
+    def key(self, site_key: str, document: str) -> str:
+        """'{namespace}/{site.key}/{document}' (docs/performance.md, "What is stored")."""
+        return f"{self.namespace}/{site_key}/{document}"
+
+    def in_window(self, key: str) -> Record | None:
+        """The head of a document rendered or revalidated less than `store_window` seconds
+        ago: inside the window stored bytes are served without asking the database, so
+        nothing is read from it (not even the site's options) before this."""
+        if self.window <= 0:
+            return None
+        rec = self.attempt(self.backend.head, key)
+        now = self.clock()
+        if rec is None or now - rec.rendered_at >= self.ttl or now - rec.checked_at >= self.window:
+            return None
+        return rec
+
+    def stale(self, key: str) -> tuple[Record, float] | None:
+        """The head of a document whose revalidation or render failed on the database
+        (stale-if-error) and its age, the seconds since it was last known current: a record
+        rendered less than `cache_ttl` + `stale_if_error` seconds ago; None without one."""
+        rec = self.attempt(self.backend.head, key)
+        now = self.clock()
+        if rec is None or now - rec.rendered_at >= self.ttl + self.stale_for:
+            return None
+        return rec, max(0.0, now - max(rec.rendered_at, rec.checked_at))
+
+    def attempt(self, fn: Callable[..., T], *args: Any) -> T | None:
+        """fn(*args), or None when the store fails (store.base.Guard)."""
+        return self.guard.attempt(fn, *args)
+
+    def valid(self, key: str, fingerprint: Fingerprint) -> tuple[Record | None, str | None]:
+        """The stored record if it may be served, and the fingerprint if one was computed."""
+        rec = self.attempt(self.backend.head, key)
+        now = self.clock()
+        if rec is None or now - rec.rendered_at >= self.ttl:
+            return None, None
+        if now - rec.checked_at < self.window:
+            return rec, None
+        fp = fingerprint()
+        if fp is None or fp != rec.fingerprint:
+            return None, fp
+        self.attempt(self.backend.touch, key, now)
+        return rec, fp
+
+    def rendered(self, key: str, fp: str | None, render: Render) -> tuple[Record, bytes]:
+        """Render the document and store it under its fingerprint (None: not stored)."""
+        body, lastmod = render()
+        rec = Record(fp or "", hashlib.sha256(body).hexdigest(), self.clock(),
+                     lastmod.isoformat() if lastmod else None)
+        if fp is not None:
+            self.attempt(self.backend.put, key, rec, body)
+        return rec, body
+
+    def body(self, key: str, rec: Record) -> bytes | None:
+        """The stored XML bytes of exactly this record, or None (gone, or replaced)."""
+        full = self.attempt(self.backend.get, key)
+        if full is None or full.body is None or full.etag != rec.etag:
+            return None
+        return full.body
+
+    def stored_variant(self, key: str, bound: str) -> Variant | None:
+        """A stored variant (`key` is the variant's), if it was made from exactly what
+        `bound` names (bound_to: the XML render, plus a version for the HTML)."""
+        variant = self.attempt(self.backend.get, key)
+        if variant is None or variant.body is None or variant.fingerprint != bound:
+            return None
+        return Variant(variant.body, variant.etag)
+
+    def put_variant(self, key: str, rec: Record, bound: str, made: Variant) -> None:
+        """Store a variant made from this render (never for an unstored render)."""
+        if rec.fingerprint:
+            variant = Record(bound, made.etag, rec.rendered_at, rec.lastmod)
+            self.attempt(self.backend.put, key, variant, made.body)
+
+
+def bound_to(rec: Record) -> str:
+    """What a variant records as its fingerprint: the XML render it was made from."""
+    return f"{rec.fingerprint}:{rec.etag}"
