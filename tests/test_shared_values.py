@@ -26,7 +26,6 @@ from tests.support.builder import Site
 from tests.support.sitemaps import parse_index
 from wpsitemaps import create_app
 from wpsitemaps.cache.leases import new_token
-from wpsitemaps.cache.leases import new_token
 from wpsitemaps.cache.peer import StoreValues
 from wpsitemaps.cache.peer import decode
 from wpsitemaps.cache.peer import encode

@@ -67,7 +67,7 @@ def run_gunicorn(host: str, port: int, workers: int, env: dict[str, str]) -> Non
     """Replace this process with gunicorn serving wpsitemaps.wsgi:app."""
     # --timeout 120: filling an empty page-bounds cache is one pass over the site; on a
     # million posts that can take longer than gunicorn's default 30 s. The config module
-    # holds the hooks that give a stopping worker's leases back (store.leases).
+    # holds the hooks that give a stopping worker's leases back (cache.leases).
     args = [sys.executable, "-m", "gunicorn", "--config", "python:wpsitemaps.gunicorn_conf",
             "--bind", f"{host}:{port}", "--workers", str(workers), "--timeout", "120",
             "--access-logfile", "-", "wpsitemaps.wsgi:app"]

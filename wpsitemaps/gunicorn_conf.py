@@ -2,9 +2,9 @@
 
 A worker that stops for any reason gunicorn runs code for (a graceful stop, HUP, Ctrl-C,
 SIGQUIT, the timeout's SIGABRT, max_requests) gives back the shared-value leases it holds
-(store.leases), so no other worker or host waits for them to run out. atexit does the same
+(cache.leases), so no other worker or host waits for them to run out. atexit does the same
 on any ordinary exit; a SIGKILL or the OOM killer runs nothing, and those leases run out
-within store.leases.TERM seconds.
+within cache.leases.TERM seconds.
 
 Only `worker_exit`: `worker_int` and `worker_abort` run inside the signal handler, which may
 have interrupted a thread holding the store client's lock; `worker_exit` runs right after

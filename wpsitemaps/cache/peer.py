@@ -8,7 +8,7 @@ workers doing the same passes at once is what made a large site slow right after
 
 Here one worker computes a value and every other reads it: the value is stored next to the
 pages (`{namespace}/{site}/v-{digest}`, docs/performance.md) with the wall-clock time its
-computation started, and a lease (`….lease`, store.leases: short, renewed while its holder
+computation started, and a lease (`….lease`, cache.leases: short, renewed while its holder
 works, taken over as soon as it is not) says who is computing it, so the others take the
 result instead of repeating the pass.
 

@@ -1,7 +1,7 @@
 """A post type's pages as served now: the cached page bounds plus the rows newer than them.
 
 The page bounds come from one pass over every listed row of the type, kept `cache_ttl`
-seconds (sitemaps/bounds.py). A post published after that pass must be listed at once, and
+seconds (cache/values.py). A post published after that pass must be listed at once, and
 the index must never date a page by rows that no page lists (issue #22). So the pages are
 derived per request from the cached bounds and the tail: the listed rows the pass could not
 see, read through ranges that hold only what changed since it (read_tail()).

@@ -215,7 +215,7 @@ class DiskStore:
     @contextmanager
     def _failing(self, verb: str) -> Iterator[None]:
         """Every OSError of the store is a store failure: the page is served without it
-        (web.store), never a 500."""
+        (serving.pagestore), never a 500."""
         try:
             yield
         except OSError as exc:

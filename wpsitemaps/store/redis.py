@@ -11,7 +11,7 @@ Writes are one MULTI/EXEC (HSET of every field plus EXPIRE), so readers see a wh
 or none. The size is bounded by the expiry (twice `cache_ttl` plus `stale_if_error`: a record
 older than that is never served, not even while the database fails) and by the server's own
 `maxmemory` policy. Timeouts are short: when Redis is slow or down, pages are rendered
-without the store (web.store).
+without the store (serving.pagestore).
 """
 
 from __future__ import annotations
