@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC
 from datetime import datetime
-from typing import Any
 from urllib.parse import quote
 from urllib.parse import urlencode
 
@@ -25,7 +24,6 @@ from flask import request
 from flask import url_for
 from sqlalchemy import ColumnElement
 from sqlalchemy import Connection
-from sqlalchemy import Row
 from sqlalchemy import and_
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -56,6 +54,7 @@ from wpsitemaps.web.headers import plain
 from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.dates import utc
 from wpsitemaps.wordpress.queries import posts as qp
+from wpsitemaps.wordpress.queries.rows import PostRow
 from wpsitemaps.wordpress.site import SiteContext
 
 log = logging.getLogger(__name__)
@@ -227,7 +226,7 @@ def cached_spans(cache: ValueCache, site: SiteContext, key: tuple[str, ...],
 
 
 def listed_rows(conn: Connection, site: SiteContext, target: DataType, where: ColumnElement[bool],
-              bounds: list[qp.PageSpan], page: int) -> list[Row[Any]]:
+              bounds: list[qp.PageSpan], page: int) -> list[PostRow]:
     """Up to PAGE_SIZE rows of the page's ID range, the canonical rule settled on them as a
     sitemap page does (PostTypeProvider.listed)."""
     after = bounds[page].first_id if page < len(bounds) else None

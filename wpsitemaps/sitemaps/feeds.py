@@ -25,8 +25,6 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
-from sqlalchemy import Row
-
 from wpsitemaps.config import ConfigError
 from wpsitemaps.content.urls import encode_url
 from wpsitemaps.content.urls import is_listable
@@ -42,6 +40,7 @@ from wpsitemaps.wordpress.dates import utc
 from wpsitemaps.wordpress.queries import feeds as qfeeds
 from wpsitemaps.wordpress.queries import video as qv
 from wpsitemaps.wordpress.queries.news import LOCAL_BEHIND
+from wpsitemaps.wordpress.queries.rows import PostRow
 from wpsitemaps.wordpress.site import SiteContext
 
 MAX_COUNT = 100
@@ -144,7 +143,7 @@ def build_feed(registry: Registry, config: FeedConfig) -> Feed:
                 tuple(items))
 
 
-def _rows(registry: Registry, config: FeedConfig) -> tuple[list[Row[Any]], dict[int, str]]:
+def _rows(registry: Registry, config: FeedConfig) -> tuple[list[PostRow], dict[int, str]]:
     """The newest rows the post type sitemaps list, by post_date_gmt, and their permalinks.
 
     Read per post type by the local post_date, which WordPress's index orders: a row not
@@ -159,7 +158,7 @@ def _rows(registry: Registry, config: FeedConfig) -> tuple[list[Row[Any]], dict[
         return [], {}
     limit = 2 * config.count
     while True:
-        rows: list[Row[Any]] = []
+        rows: list[PostRow] = []
         unread_before: list[datetime] = []  # the newest post_date_gmt a row not read can have
         for provider in types:
             typed = qfeeds.newest_local(conn, site.tables, provider.bounds_condition, limit)
@@ -176,12 +175,12 @@ def _rows(registry: Registry, config: FeedConfig) -> tuple[list[Row[Any]], dict[
         limit *= 4
 
 
-def _published_key(row: Row[Any]) -> tuple[datetime, int]:
+def _published_key(row: PostRow) -> tuple[datetime, int]:
     """The feed's order: post_date_gmt (naive UTC; zero dates first), then ID."""
     return (parse_wp_date(row.post_date_gmt) or datetime.min, int(row.ID))
 
 
-def _listed_authors(registry: Registry, rows: list[Row[Any]]) -> dict[int, str]:
+def _listed_authors(registry: Registry, rows: list[PostRow]) -> dict[int, str]:
     """{user ID: display name} of the rows' authors that the author sitemap lists: a
     noindexed author's name is not published here either (the blog name stands in)."""
     provider = registry.lookup("author")
@@ -192,7 +191,7 @@ def _listed_authors(registry: Registry, rows: list[Row[Any]]) -> dict[int, str]:
     return {uid: html.unescape(display).strip() for uid, (_, display) in found.items()}
 
 
-def _items(registry: Registry, config: FeedConfig, rows: list[Row[Any]],
+def _items(registry: Registry, config: FeedConfig, rows: list[PostRow],
            permalinks: dict[int, str]) -> list[FeedItem]:
     """FeedItems in row order; a row whose URL cannot be listed is left out, as in sitemaps."""
     site = registry.site

@@ -33,7 +33,6 @@ from importlib import metadata
 from typing import Any
 
 from sqlalchemy import Connection
-from sqlalchemy import Row
 
 from wpsitemaps.entries import PageBound
 from wpsitemaps.entries import SitemapRef
@@ -51,6 +50,7 @@ from wpsitemaps.sitemaps.videos import POST_KEYS as VIDEO_META_KEYS
 from wpsitemaps.wordpress.queries import fingerprint as qfp
 from wpsitemaps.wordpress.queries import posts as qp
 from wpsitemaps.wordpress.queries import video as qv
+from wpsitemaps.wordpress.queries.rows import PostRow
 from wpsitemaps.wordpress.site import SiteContext
 
 
@@ -147,11 +147,11 @@ def _listed(provider: Provider, page: int, bound: PageBound) -> str | None:
                   provider.entries(page, bound))
 
 
-def _rows(rows: Sequence[Row[Any]]) -> list[tuple[Any, ...]]:
+def _rows(rows: Sequence[PostRow]) -> list[tuple[Any, ...]]:
     return [tuple(r) for r in rows]
 
 
-def _post_deps(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]],
+def _post_deps(conn: Connection, site: SiteContext, rows: Sequence[PostRow],
                meta_keys: Sequence[str]) -> list[Any]:
     """What the rows' entries read besides the rows: meta, attachments, URL lookups."""
     if not rows:
@@ -164,7 +164,7 @@ def _post_deps(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]],
             _link_lookups(conn, site, rows, meta_rows)]
 
 
-def _link_lookups(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]],
+def _link_lookups(conn: Connection, site: SiteContext, rows: Sequence[PostRow],
                   meta_rows: list[tuple[Any, ...]]) -> list[Any]:
     """The links of the rows whose type's links read more than the row and the options
     (sitemaps.links.link_lookups: ancestors, %category%, %product_cat%, %author%, language

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from sqlalchemy import Connection
-from sqlalchemy import Row
 
 from wpsitemaps.content import images
 from wpsitemaps.entries import ImageEntry
 from wpsitemaps.wordpress.ids import parse_id
 from wpsitemaps.wordpress.queries import posts as qp
+from wpsitemaps.wordpress.queries.rows import PostRow
 from wpsitemaps.wordpress.site import SiteContext
 
 
@@ -19,14 +18,14 @@ def _featured(meta: dict[str, str]) -> int | None:
     return parse_id(meta.get("_thumbnail_id"))
 
 
-def page_images(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]],
+def page_images(conn: Connection, site: SiteContext, rows: Sequence[PostRow],
                 meta: dict[int, dict[str, str]]) -> dict[int, tuple[ImageEntry, ...]]:
     """{post ID: images} in Yoast's order: featured, content <img>, galleries."""
     return {pid: tuple(ImageEntry(img.url) for img in found)
             for pid, found in page_image_sources(conn, site, rows, meta).items()}
 
 
-def page_image_sources(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]],
+def page_image_sources(conn: Connection, site: SiteContext, rows: Sequence[PostRow],
                        meta: dict[int, dict[str, str]],
                        ) -> dict[int, list[images.ResolvedImage]]:
     """{post ID: images with where each was found} (page_images() without the origins)."""

@@ -6,10 +6,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import Connection
-from sqlalchemy import Row
 
 from wpsitemaps.wordpress import langlinks
 from wpsitemaps.wordpress import objectlangs
@@ -21,13 +19,14 @@ from wpsitemaps.wordpress.permalinks import PostLink
 from wpsitemaps.wordpress.queries import posts as qp
 from wpsitemaps.wordpress.queries import terms as qt
 from wpsitemaps.wordpress.queries import users as qu
+from wpsitemaps.wordpress.queries.rows import PostRow
 from wpsitemaps.wordpress.site import SiteContext
 
 MAX_DEPTH = 100
 PRIMARY_CATEGORY_KEY = "_yoast_wpseo_primary_category"
 
 
-def ancestor_uris(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]]) -> dict[int, str]:
+def ancestor_uris(conn: Connection, site: SiteContext, rows: Sequence[PostRow]) -> dict[int, str]:
     """get_page_uri() for each row: ancestor slugs (skipping empty ones) joined with '/'."""
     known: dict[int, tuple[str, int]] = {
         int(r.ID): (str(r.post_name or ""), int(r.post_parent or 0)) for r in rows}
@@ -79,7 +78,7 @@ def term_path(term_id: int, known: dict[int, tuple[str, int]]) -> str:
     return "/".join(reversed(parts))
 
 
-def category_paths(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]],
+def category_paths(conn: Connection, site: SiteContext, rows: Sequence[PostRow],
                    primary: dict[int, int]) -> dict[int, str]:
     """%category% for each post: the lowest-ID category (or Yoast's primary one) with parents."""
     t = site.tables
@@ -107,7 +106,7 @@ def category_paths(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]]
 
 
 def product_category_paths(conn: Connection, site: SiteContext,
-                           rows: Sequence[Row[Any]]) -> dict[int, str]:
+                           rows: Sequence[PostRow]) -> dict[int, str]:
     """%product_cat% per product as wc_product_post_type_link() (WooCommerce 7.9) fills it:
     the product's categories sorted by parent DESC then term_id ASC, the first one with its
     ancestors from the root; 'uncategorized' when it has none."""
@@ -159,7 +158,7 @@ def link_lookups(site: SiteContext, ctype: ContentType) -> Lookups:
 
 
 def post_links(conn: Connection, site: SiteContext, ctype: ContentType,
-               rows: Sequence[Row[Any]],
+               rows: Sequence[PostRow],
                meta: dict[int, dict[str, str]] | None = None) -> dict[int, str]:
     """{ID: get_permalink()} for rows of one post type, with batched lookups."""
     needs = link_lookups(site, ctype)
@@ -185,11 +184,11 @@ def post_links(conn: Connection, site: SiteContext, ctype: ContentType,
     return out
 
 
-def links_by_type(conn: Connection, site: SiteContext, rows: Sequence[Row[Any]],
+def links_by_type(conn: Connection, site: SiteContext, rows: Sequence[PostRow],
                   meta: dict[int, dict[str, str]] | None = None) -> dict[int, str]:
     """post_links() for rows of several post types (rows of a type the site does not
     register get none)."""
-    by_type: dict[str, list[Row[Any]]] = defaultdict(list)
+    by_type: dict[str, list[PostRow]] = defaultdict(list)
     for row in rows:
         by_type[str(row.post_type)].append(row)
     links: dict[int, str] = {}
@@ -211,7 +210,7 @@ def post_languages(conn: Connection, site: SiteContext, post_type: str,
 
 
 def _with_languages(conn: Connection, site: SiteContext, ctype: ContentType,
-                    rows: Sequence[Row[Any]], urls: dict[int, str],
+                    rows: Sequence[PostRow], urls: dict[int, str],
                     uris: dict[int, str]) -> dict[int, str]:
     """Polylang's post_link / post_type_link / _get_page_link filters (the language put
     into the URL when `force_lang` is set) and its page_link filter (a language's static

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Connection
-from sqlalchemy import Row
 
 from wpsitemaps.content.urls import encode_url
 from wpsitemaps.entries import Alternate
@@ -26,6 +25,7 @@ from wpsitemaps.wordpress.languages import Language
 from wpsitemaps.wordpress.languages import Languages
 from wpsitemaps.wordpress.queries import languages as ql
 from wpsitemaps.wordpress.queries import posts as qp
+from wpsitemaps.wordpress.queries.rows import PostRow
 from wpsitemaps.wordpress.site import SiteContext
 
 Alternates = tuple[Alternate, ...]
@@ -61,7 +61,7 @@ def group_alternates(langs: Languages, group: Mapping[str, int], urls: Mapping[i
 
 
 def post_alternates(conn: Connection, site: SiteContext, ctype: ContentType,
-                    rows: Sequence[Row[Any]], own_urls: Mapping[int, str]) -> dict[int, Alternates]:
+                    rows: Sequence[PostRow], own_urls: Mapping[int, str]) -> dict[int, Alternates]:
     """{ID: hreflang alternates} for rows of one translated type.
 
     PLL_Frontend_Links::get_translation_url() links a translation a visitor can read

@@ -10,10 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
-from typing import Any
 
 from sqlalchemy import Connection
-from sqlalchemy import Row
 
 from wpsitemaps.content import images
 from wpsitemaps.content import yoastvideo
@@ -26,6 +24,7 @@ from wpsitemaps.content.videos import with_attachments
 from wpsitemaps.content.yoastvideo import YoastVideo
 from wpsitemaps.wordpress.queries import posts as qp
 from wpsitemaps.wordpress.queries import video as qv
+from wpsitemaps.wordpress.queries.rows import PostRow
 from wpsitemaps.wordpress.site import SiteContext
 
 THUMBNAIL_KEY = "_thumbnail_id"
@@ -65,7 +64,7 @@ def _attachments(conn: Connection, site: SiteContext,
 
 
 def load_page_videos(conn: Connection, site: SiteContext,
-                     rows: Sequence[Row[Any]]) -> PageVideos:
+                     rows: Sequence[PostRow]) -> PageVideos:
     """Detect every post's videos and load what their fields need, in batched queries."""
     t, home = site.tables, site.options.home
     out = PageVideos()

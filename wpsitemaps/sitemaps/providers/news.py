@@ -15,12 +15,10 @@ from collections import defaultdict
 from dataclasses import replace
 from datetime import datetime
 from datetime import timedelta
-from typing import Any
 from urllib.parse import quote
 
 from sqlalchemy import ColumnElement
 from sqlalchemy import Connection
-from sqlalchemy import Row
 from sqlalchemy import and_
 from sqlalchemy import false
 from sqlalchemy import or_
@@ -37,6 +35,7 @@ from wpsitemaps.sitemaps.providers.posts import post_entries
 from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.dates import utc
 from wpsitemaps.wordpress.queries import news as qnews
+from wpsitemaps.wordpress.queries.rows import PostRow
 from wpsitemaps.wordpress.site import SiteContext
 
 NEWS_WINDOW = timedelta(hours=48)
@@ -160,18 +159,18 @@ class NewsProvider(Provider):
 
     def entries(self, page: int, bound: PageBound) -> list[UrlEntry]:
         """One page of news entries starting at the bound's anchor post."""
-        rows = qnews.page_rows(self.conn, self.site.tables, self.condition, bound.first_key,
+        rows = qnews.newest_from(self.conn, self.site.tables, self.condition, bound.first_key,
                             self.per_page())
         return news_entries(self.conn, self.site, rows)
 
 
-def news_entries(conn: Connection, site: SiteContext, rows: list[Row[Any]]) -> list[UrlEntry]:
+def news_entries(conn: Connection, site: SiteContext, rows: list[PostRow]) -> list[UrlEntry]:
     """UrlEntries with news:news and image:image for rows, in the rows' order.
 
     posts.post_entries() per type (one entry per article: the <!--nextpage--> states are
     pages of the article, not articles), plus news:news.
     """
-    by_type: dict[str, list[Row[Any]]] = defaultdict(list)
+    by_type: dict[str, list[PostRow]] = defaultdict(list)
     for r in rows:
         by_type[str(r.post_type)].append(r)
     name, language = publication_name(site), news_language(site.options.locale)

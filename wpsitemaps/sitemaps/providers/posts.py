@@ -19,7 +19,6 @@ from typing import Any
 
 from sqlalchemy import ColumnElement
 from sqlalchemy import Connection
-from sqlalchemy import Row
 
 from wpsitemaps.cache.values import Values
 from wpsitemaps.content.urls import encode_url
@@ -41,6 +40,7 @@ from wpsitemaps.wordpress.contenttypes import ContentType
 from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.dates import utc
 from wpsitemaps.wordpress.queries import posts as qp
+from wpsitemaps.wordpress.queries.rows import PostRow
 from wpsitemaps.wordpress.site import SiteContext
 
 log = logging.getLogger(__name__)
@@ -58,13 +58,13 @@ def page_count(content: str) -> int:
     return text.count(NEXTPAGE) + 1
 
 
-def post_lastmod(row: Row[Any]) -> Any:
+def post_lastmod(row: PostRow) -> Any:
     """max(post_modified_gmt, post_date_gmt); None when both are zero dates."""
     return latest(utc(row.post_modified_gmt), utc(row.post_date_gmt))
 
 
 def post_entries(conn: Connection, site: SiteContext, ctype: ContentType,
-                 rows: list[Row[Any]], meta: dict[int, dict[str, str]] | None = None,
+                 rows: list[PostRow], meta: dict[int, dict[str, str]] | None = None,
                  links: dict[int, str] | None = None,
                  alternates: bool = False) -> dict[int, UrlEntry]:
     """{ID: UrlEntry with loc, lastmod and images} for rows of one type, in batched queries
@@ -90,7 +90,7 @@ def post_entries(conn: Connection, site: SiteContext, ctype: ContentType,
 
 
 def build_entries(conn: Connection, site: SiteContext, ctype: ContentType,
-                  rows: list[Row[Any]], meta: dict[int, dict[str, str]] | None = None,
+                  rows: list[PostRow], meta: dict[int, dict[str, str]] | None = None,
                   links: dict[int, str] | None = None) -> list[UrlEntry]:
     """post_entries() in row order, each followed by its <!--nextpage--> states."""
     built = post_entries(conn, site, ctype, rows, meta, links, alternates=True)
@@ -117,16 +117,16 @@ def canonical_sets(lists: dict[int, dict[str, list[str]]]) -> dict[int, set[str]
     return out
 
 
-def without_foreign_canonicals(rows: list[Row[Any]], overrides: dict[int, set[str]],
-                               links: dict[int, str]) -> list[Row[Any]]:
+def without_foreign_canonicals(rows: list[PostRow], overrides: dict[int, set[str]],
+                               links: dict[int, str]) -> list[PostRow]:
     """The rows that stay listed under the canonical rule: no canonical override in
     `overrides` (canonical_sets()), or one equal to their own permalink in `links`."""
     return [r for r in rows if int(r.ID) not in overrides
             or overrides[int(r.ID)] == {links.get(int(r.ID))}]
 
 
-def settle_canonicals(conn: Connection, site: SiteContext, rows: list[Row[Any]],
-                      ) -> tuple[list[Row[Any]], dict[int, str]]:
+def settle_canonicals(conn: Connection, site: SiteContext, rows: list[PostRow],
+                      ) -> tuple[list[PostRow], dict[int, str]]:
     """Rows of several post types without those whose canonical points elsewhere, and the
     permalinks of all of them (Yoast's primary category applied, as the post pages do): the
     canonical rule settled on the rows a page or feed reads (issue #13)."""
@@ -136,7 +136,7 @@ def settle_canonicals(conn: Connection, site: SiteContext, rows: list[Row[Any]],
     return without_foreign_canonicals(rows, canonical_sets(lists), links), links
 
 
-def _link_input(row: Row[Any]) -> permalinks.PostLink:
+def _link_input(row: PostRow) -> permalinks.PostLink:
     return permalinks.PostLink(int(row.ID), str(row.post_type), str(row.post_name or ""))
 
 
@@ -146,7 +146,7 @@ class PostTypeProvider(TypeProvider):
     def __init__(self, conn: Connection, site: SiteContext, values: Values,
                  ctype: ContentType) -> None:
         super().__init__(conn, site, values, ctype)
-        self._tail: list[Row[Any]] | None = None  # per request, as every value here
+        self._tail: list[PostRow] | None = None  # per request, as every value here
         self._live: list[PageBound] | None = None
 
     def _exclude(self) -> list[int]:
@@ -172,7 +172,7 @@ class PostTypeProvider(TypeProvider):
     @memoized
     def page_condition(self) -> ColumnElement[bool]:
         """condition for page queries walking IDs from a bound, without the canonical rule
-        (pages settle it on their rows: _page_rows)."""
+        (pages settle it on their rows: _read_page)."""
         return qp.listable(self.site.tables, [self.name], (), self._exclude(), keyset=True,
                            canonical=False)
 
@@ -226,7 +226,7 @@ class PostTypeProvider(TypeProvider):
             self._live = tails.dated(pages, listed, first)
         return self._live
 
-    def tail(self) -> list[Row[Any]]:
+    def tail(self) -> list[PostRow]:
         """The listed rows the bounds pass could not see (tails.read_tail(), canonical rule
         not settled), read once per request."""
         if self._tail is None:
@@ -242,7 +242,7 @@ class PostTypeProvider(TypeProvider):
         """Where the walk of page `page`'s ID range stops (tails.walk_end())."""
         return tails.walk_end(self.live_bounds(), page, tails.walked_to(self.bounds))
 
-    def tail_rows(self, page: int) -> list[Row[Any]]:
+    def tail_rows(self, page: int) -> list[PostRow]:
         """The tail's rows of page `page` that its walk does not read (tails.off_walk())."""
         return tails.off_walk(self.tail(), self.live_bounds(), page,
                               tails.walked_to(self.bounds))
@@ -251,11 +251,11 @@ class PostTypeProvider(TypeProvider):
         """One page of entries: the rows of its ID range (live_bounds()) its walk reads plus
         its rows of the tail; first links on page 1."""
         size, stop = self.site.settings.entries_per_page, self.walk_end(page)
-        rows: list[Row[Any]] = []
+        rows: list[PostRow] = []
         meta: dict[int, dict[str, str]] = {}
         links: dict[int, str] = {}
         if stop is None or bound.first_key < stop:
-            rows, meta, links = self._page_rows(bound.first_key, stop, size)
+            rows, meta, links = self._read_page(bound.first_key, stop, size)
         extra = [int(r.ID) for r in self.tail_rows(page)]
         if extra:
             more = qp.rows_by_id(self.conn, self.site.tables, extra, marked_only=True)
@@ -263,14 +263,14 @@ class PostTypeProvider(TypeProvider):
         entries = build_entries(self.conn, self.site, self.ctype, rows, meta, links)
         return (self.first_links + entries) if page == 1 else entries
 
-    def _page_rows(self, first: int, before: int | None, size: int,
-                   ) -> tuple[list[Row[Any]], dict[int, dict[str, str]], dict[int, str]]:
+    def _read_page(self, first: int, before: int | None, size: int,
+                   ) -> tuple[list[PostRow], dict[int, dict[str, str]], dict[int, str]]:
         """The listed rows from `first` below `before` (every one: a range holds its page's
         rows plus those published in it since the pass; without `before`, up to `size`),
         their meta and the links of those with a canonical override: rows whose override is
         not their own permalink are dropped here."""
         cap = 2 * size  # a page's range holds its rows plus its few foreign canonicals
-        rows: list[Row[Any]] = []
+        rows: list[PostRow] = []
         meta: dict[int, dict[str, str]] = {}
         links: dict[int, str] = {}
         while True:
@@ -281,12 +281,12 @@ class PostTypeProvider(TypeProvider):
                 return (rows if before is not None else rows[:size]), meta, links
             first = int(batch[-1].ID) + 1
 
-    def listed(self, rows: list[Row[Any]]) -> list[Row[Any]]:
+    def listed(self, rows: list[PostRow]) -> list[PostRow]:
         """The rows that stay listed under the canonical rule (see _settle)."""
         return self._settle(rows, {}, {})
 
-    def _settle(self, batch: list[Row[Any]], meta: dict[int, dict[str, str]],
-                links: dict[int, str]) -> list[Row[Any]]:
+    def _settle(self, batch: list[PostRow], meta: dict[int, dict[str, str]],
+                links: dict[int, str]) -> list[PostRow]:
         """The rows of batch that stay listed: no canonical override, or one equal to their
         own permalink. Their meta and the links computed go into `meta` and `links`."""
         lists = qp.meta_lists(self.conn, self.site.tables, [int(r.ID) for r in batch],

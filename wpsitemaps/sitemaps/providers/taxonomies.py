@@ -32,6 +32,7 @@ from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.dates import utc
 from wpsitemaps.wordpress.phpdata import as_dict
 from wpsitemaps.wordpress.queries import terms as qt
+from wpsitemaps.wordpress.queries.rows import TermRow
 from wpsitemaps.wordpress.site import SiteContext
 
 
@@ -45,7 +46,7 @@ class Term:
     alternates: tuple[Alternate, ...] = ()
 
 
-def _descendants(rows: Sequence[Any]) -> dict[int, list[int]]:
+def _descendants(rows: Sequence[TermRow]) -> dict[int, list[int]]:
     """{term_id: [term_id of itself and every descendant]} (cycle-safe)."""
     children: dict[int, list[int]] = {}
     for r in rows:
@@ -63,7 +64,7 @@ def _descendants(rows: Sequence[Any]) -> dict[int, list[int]]:
     return out
 
 
-def _ancestors(term_id: int, by_id: dict[int, Any]) -> tuple[str, ...]:
+def _ancestors(term_id: int, by_id: dict[int, TermRow]) -> tuple[str, ...]:
     """Slugs of the ancestors from the root (get_ancestors(), reversed)."""
     slugs: list[str] = []
     seen = {term_id}
@@ -123,7 +124,7 @@ class TaxonomyProvider(TypeProvider):
         # Polylang links a translation whose archive has posts (its own or, hierarchical,
         # its descendants'): PLL_Frontend_Links::get_translation_url().
         with_posts = {tid for tid in by_id
-                      if any(int(by_id[d].count or 0) > 0 for d in family[tid])}
+                      if any(int(by_id[d].posts or 0) > 0 for d in family[tid])}
         out: list[tuple[int, str, Term | None, list[str]]] = []
         for r in rows:
             tid = int(r.term_id)

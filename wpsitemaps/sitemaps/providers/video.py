@@ -21,11 +21,9 @@ from __future__ import annotations
 
 import html
 import logging
-from typing import Any
 
 from sqlalchemy import ColumnElement
 from sqlalchemy import Connection
-from sqlalchemy import Row
 from sqlalchemy import and_
 from sqlalchemy import or_
 
@@ -56,6 +54,7 @@ from wpsitemaps.wordpress import permalinks
 from wpsitemaps.wordpress.dates import utc
 from wpsitemaps.wordpress.queries import posts as qp
 from wpsitemaps.wordpress.queries import video as qv
+from wpsitemaps.wordpress.queries.rows import PostRow
 from wpsitemaps.wordpress.site import SiteContext
 
 log = logging.getLogger(__name__)
@@ -155,7 +154,7 @@ class VideoProvider(Provider):
         return out
 
 
-def _post_facts(row: Row[Any], found: PageVideos, site: SiteContext) -> PostFacts:
+def _post_facts(row: PostRow, found: PageVideos, site: SiteContext) -> PostFacts:
     """Title, description, date, featured image, tags and uploader of one post."""
     pid = int(row.ID)
     content = str(row.post_content or "")
@@ -173,12 +172,12 @@ def _post_facts(row: Row[Any], found: PageVideos, site: SiteContext) -> PostFact
                      site.settings.video_default_thumbnail)
 
 
-def _post_videos(row: Row[Any], found: PageVideos, site: SiteContext) -> list[VideoEntry]:
+def _post_videos(row: PostRow, found: PageVideos, site: SiteContext) -> list[VideoEntry]:
     """The usable video:video entries of one post, Yoast Video SEO's values first."""
     return [v for _, v in post_video_verdicts(row, found, site) if isinstance(v, VideoEntry)]
 
 
-def post_video_verdicts(row: Row[Any], found: PageVideos, site: SiteContext,
+def post_video_verdicts(row: PostRow, found: PageVideos, site: SiteContext,
                         ) -> list[tuple[VideoRef | None, VideoEntry | str]]:
     """Each video of one post with its entry or why it is left out (None as the ref: all
     of the post's videos are switched off)."""

@@ -18,10 +18,11 @@ from sqlalchemy import select
 
 from wpsitemaps.wordpress.dates import sql_utc
 from wpsitemaps.wordpress.queries.posts import NoIndex
+from wpsitemaps.wordpress.queries.rows import PostRow
 from wpsitemaps.wordpress.schema import WPTables
 
 
-def _columns(t: WPTables) -> list[Any]:
+def _columns(t: WPTables) -> list[ColumnElement[Any]]:
     """What a permalink and a lastmod need; post_content and titles only change with
     post_modified_gmt (wp_update_post sets it on every save)."""
     p = t.posts
@@ -30,7 +31,7 @@ def _columns(t: WPTables) -> list[Any]:
 
 
 def page_keys(conn: Connection, t: WPTables, where: ColumnElement[bool], first_id: int,
-              limit: int | None, before_id: int | None = None) -> list[Any]:
+              limit: int | None, before_id: int | None = None) -> list[PostRow]:
     """The key columns of one ID-ordered page: the page query's rows without their text
     (limit=None: every row of the range).
 
@@ -48,7 +49,7 @@ def page_keys(conn: Connection, t: WPTables, where: ColumnElement[bool], first_i
 
 
 def published_since(conn: Connection, t: WPTables, where: ColumnElement[bool], start: datetime,
-                    local_from: datetime) -> list[Any]:
+                    local_from: datetime) -> list[PostRow]:
     """The key columns of every row dated from `start` on (post_date_gmt), whatever its ID,
     through the type_status_date index by the redundant bound `post_date >= local_from`
     (dates.local_floor(): the site's zone, not the ±14 h any zone could be, so the range
@@ -62,7 +63,7 @@ def published_since(conn: Connection, t: WPTables, where: ColumnElement[bool], s
     return list(conn.execute(stmt))
 
 
-def newest_keys(conn: Connection, t: WPTables, where: ColumnElement[bool]) -> list[Any]:
+def newest_keys(conn: Connection, t: WPTables, where: ColumnElement[bool]) -> list[PostRow]:
     """The key columns of every row of a dated window, newest first (the news sitemap)."""
     p = t.posts
     stmt = (select(*_columns(t)).where(where)

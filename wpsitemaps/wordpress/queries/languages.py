@@ -10,19 +10,19 @@ serialized `lang => object id` array. Every function takes a batch of IDs (one q
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from sqlalchemy import Connection
 from sqlalchemy import func
 from sqlalchemy import select
 
 from wpsitemaps.wordpress.queries.posts import chunks
+from wpsitemaps.wordpress.queries.rows import LanguageTermRow
 from wpsitemaps.wordpress.schema import WPTables
 
 LANGUAGE_TAXONOMIES = ("language", "term_language")
 
 
-def language_terms(conn: Connection, t: WPTables) -> list[Any]:
+def language_terms(conn: Connection, t: WPTables) -> list[LanguageTermRow]:
     """(taxonomy, term_id, term_taxonomy_id, slug, name, term_group, description) of every
     language term, in Polylang's order (term_group, then term_id)."""
     tt, terms = t.term_taxonomy, t.terms
@@ -31,7 +31,7 @@ def language_terms(conn: Connection, t: WPTables) -> list[Any]:
             .join(tt, tt.c.term_id == terms.c.term_id)
             .where(tt.c.taxonomy.in_(LANGUAGE_TAXONOMIES))
             .order_by(terms.c.term_group, terms.c.term_id))
-    return list(conn.execute(stmt))
+    return list(map(LanguageTermRow._make, conn.execute(stmt)))
 
 
 def object_languages(conn: Connection, t: WPTables, ids: Iterable[int],

@@ -6,15 +6,17 @@ not listed needs the draft.
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import Connection
 from sqlalchemy import select
 
+from wpsitemaps.wordpress.queries.rows import MetaRow
+from wpsitemaps.wordpress.queries.rows import PostRow
+from wpsitemaps.wordpress.queries.rows import TermTaxonomyRow
+from wpsitemaps.wordpress.queries.rows import UserRow
 from wpsitemaps.wordpress.schema import WPTables
 
 
-def post(conn: Connection, t: WPTables, post_id: int) -> Any:
+def post(conn: Connection, t: WPTables, post_id: int) -> PostRow | None:
     """The post row (every status) with the columns page_rows() gives plus status and
     password, or None."""
     p = t.posts
@@ -41,13 +43,13 @@ def posts_by_old_slug(conn: Connection, t: WPTables, slug: str) -> list[int]:
     return sorted({int(r[0]) for r in conn.execute(stmt)})
 
 
-def term_taxonomies(conn: Connection, t: WPTables, term_id: int) -> list[Any]:
+def term_taxonomies(conn: Connection, t: WPTables, term_id: int) -> list[TermTaxonomyRow]:
     """(taxonomy, slug, name) rows of a term_id (one per taxonomy it belongs to)."""
     tt, terms = t.term_taxonomy, t.terms
     stmt = (select(tt.c.taxonomy, terms.c.slug, terms.c.name)
             .join(terms, terms.c.term_id == tt.c.term_id)
             .where(tt.c.term_id == term_id).order_by(tt.c.term_taxonomy_id))
-    return list(conn.execute(stmt))
+    return list(map(TermTaxonomyRow._make, conn.execute(stmt)))
 
 
 def terms_named(conn: Connection, t: WPTables, slug: str) -> list[tuple[int, str]]:
@@ -59,11 +61,12 @@ def terms_named(conn: Connection, t: WPTables, slug: str) -> list[tuple[int, str
     return [(int(r[0]), str(r[1])) for r in conn.execute(stmt)]
 
 
-def user(conn: Connection, t: WPTables, user_id: int) -> Any:
+def user(conn: Connection, t: WPTables, user_id: int) -> UserRow | None:
     """(ID, user_login, user_nicename, display_name) of a user, or None."""
     u = t.users
-    return conn.execute(select(u.c.ID, u.c.user_login, u.c.user_nicename, u.c.display_name)
-                        .where(u.c.ID == user_id)).first()
+    row = conn.execute(select(u.c.ID, u.c.user_login, u.c.user_nicename, u.c.display_name)
+                       .where(u.c.ID == user_id)).first()
+    return None if row is None else UserRow._make(row)
 
 
 def user_named(conn: Connection, t: WPTables, nicename: str) -> int | None:
@@ -73,10 +76,10 @@ def user_named(conn: Connection, t: WPTables, nicename: str) -> int | None:
     return int(row[0]) if row is not None else None
 
 
-def meta(conn: Connection, t: WPTables, post_id: int, keys: tuple[str, ...]) -> list[Any]:
+def meta(conn: Connection, t: WPTables, post_id: int, keys: tuple[str, ...]) -> list[MetaRow]:
     """(meta_key, meta_value) rows of one post for the given keys, in meta_id order."""
     m = t.postmeta
     stmt = (select(m.c.meta_key, m.c.meta_value)
             .where(m.c.post_id == post_id, m.c.meta_key.in_(list(keys)))
             .order_by(m.c.meta_id))
-    return list(conn.execute(stmt))
+    return list(map(MetaRow._make, conn.execute(stmt)))

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from collections.abc import Sequence
 from typing import Any
 
+from sqlalchemy import ColumnElement
 from sqlalchemy import Connection
 from sqlalchemy import literal
 from sqlalchemy import select
@@ -18,6 +19,7 @@ from wpsitemaps.wordpress.network import Blog
 from wpsitemaps.wordpress.network import Network
 from wpsitemaps.wordpress.network import blog_prefix
 from wpsitemaps.wordpress.phpdata import unserialize
+from wpsitemaps.wordpress.queries.rows import HomeRow
 from wpsitemaps.wordpress.schema import NetworkTables
 from wpsitemaps.wordpress.schema import network_tables
 from wpsitemaps.wordpress.schema import options_table
@@ -51,7 +53,7 @@ def _blog(row: Any) -> Blog:
                 bool(int(row.spam or 0)), int(row.deleted or 0), bool(int(row.mature or 0)))
 
 
-def _blog_columns(t: NetworkTables) -> list[Any]:
+def _blog_columns(t: NetworkTables) -> list[ColumnElement[Any]]:
     b = t.blogs.c
     return [b.blog_id, b.site_id, b.domain, b.path, b.public, b.archived, b.spam, b.deleted,
             b.mature]
@@ -125,11 +127,11 @@ def _home_query(base_prefix: str, blog_id: int) -> Any:
             .where(opts.c.option_name == "home"))
 
 
-def _run_homes(conn: Connection, queries: list[Any]) -> list[Any]:
+def _run_homes(conn: Connection, queries: list[Any]) -> list[HomeRow]:
     # Not kept in the compiled cache: each statement names other tables and is used once.
     stmt: Any = UNION_ALL(*queries) if len(queries) > 1 else queries[0]
     uncached = conn.execution_options(compiled_cache=None)
-    return list(uncached.execute(stmt))
+    return list(map(HomeRow._make, uncached.execute(stmt)))
 
 
 def homes(conn: Connection, base_prefix: str, blog_ids: Iterable[int]) -> dict[int, str]:
@@ -139,7 +141,7 @@ def homes(conn: Connection, base_prefix: str, blog_ids: Iterable[int]) -> dict[i
     chunk is read again one site at a time.
     """
     ids = list(blog_ids)
-    rows: list[Any] = []
+    rows: list[HomeRow] = []
     for start in range(0, len(ids), HOMES_PER_QUERY):
         chunk = ids[start:start + HOMES_PER_QUERY]
         try:
@@ -150,9 +152,9 @@ def homes(conn: Connection, base_prefix: str, blog_ids: Iterable[int]) -> dict[i
     return {int(blog_id): str(home or "").strip().rstrip("/") for blog_id, home in rows}
 
 
-def _one_by_one(conn: Connection, base_prefix: str, chunk: list[int]) -> list[Any]:
+def _one_by_one(conn: Connection, base_prefix: str, chunk: list[int]) -> list[HomeRow]:
     """The homes of a chunk, skipping sites without tables (all failing: the database)."""
-    rows: list[Any] = []
+    rows: list[HomeRow] = []
     errors: list[Exception] = []
     for blog_id in chunk:
         try:

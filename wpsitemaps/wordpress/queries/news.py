@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 from datetime import timedelta
-from typing import Any
 from typing import NamedTuple
 
 from sqlalchemy import ColumnElement
@@ -27,6 +26,7 @@ from sqlalchemy import select
 from wpsitemaps.wordpress.dates import sql_utc
 from wpsitemaps.wordpress.dates import utc
 from wpsitemaps.wordpress.queries.posts import post_columns
+from wpsitemaps.wordpress.queries.rows import PostRow
 from wpsitemaps.wordpress.schema import WPTables
 
 # Yoast News SEO's per-post switches (WPSEO_News::is_excluded_through_sitemap() and
@@ -96,8 +96,8 @@ def window_keys(conn: Connection, t: WPTables, where: ColumnElement[bool]) -> li
             conn.execute(stmt)]
 
 
-def page_rows(conn: Connection, t: WPTables, where: ColumnElement[bool], anchor_id: int,
-              limit: int) -> list[Any]:
+def newest_from(conn: Connection, t: WPTables, where: ColumnElement[bool], anchor_id: int,
+                limit: int) -> list[PostRow]:
     """The rows of one news page: keyset (post_date_gmt, ID) <= the anchor's, newest first."""
     p = t.posts
     # A separate alias, so the anchor lookup is not correlated with the outer posts table.

@@ -16,7 +16,6 @@ from typing import NamedTuple
 
 from sqlalchemy import ColumnElement
 from sqlalchemy import Connection
-from sqlalchemy import Row
 from sqlalchemy import and_
 from sqlalchemy import case
 from sqlalchemy import exists
@@ -30,6 +29,8 @@ from sqlalchemy.types import Boolean
 from wpsitemaps.entries import PageBound
 from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.dates import utc
+from wpsitemaps.wordpress.queries.rows import PostRow
+from wpsitemaps.wordpress.queries.rows import WPDate
 from wpsitemaps.wordpress.schema import WPTables
 
 CANONICAL_KEYS = ("_yoast_wpseo_canonical", "rank_math_canonical_url")
@@ -234,12 +235,13 @@ def page_bounds_in_ranges(conn: Connection, t: WPTables, where: ColumnElement[bo
     return out
 
 
-def post_columns(t: WPTables, with_content: bool = True) -> list[Any]:
+def post_columns(t: WPTables, with_content: bool = True) -> list[ColumnElement[Any]]:
     """The columns of a post row as every page query reads them (one list for all)."""
     p = t.posts
-    cols = [p.c.ID, p.c.post_type, p.c.post_name, p.c.post_date, p.c.post_date_gmt,
-            p.c.post_modified_gmt, p.c.post_parent, p.c.post_author, p.c.post_title,
-            p.c.post_excerpt]
+    cols: list[ColumnElement[Any]] = [
+        p.c.ID, p.c.post_type, p.c.post_name, p.c.post_date, p.c.post_date_gmt,
+        p.c.post_modified_gmt, p.c.post_parent, p.c.post_author, p.c.post_title,
+        p.c.post_excerpt]
     return [*cols, p.c.post_content] if with_content else cols
 
 
@@ -281,14 +283,14 @@ def marked_content(t: WPTables) -> ColumnElement[Any]:
     return case((HoldsMarker(c), c), else_="").label("post_content")
 
 
-def marked_columns(t: WPTables) -> list[Any]:
+def marked_columns(t: WPTables) -> list[ColumnElement[Any]]:
     """post_columns() with marked_content() for post_content (what a page reads)."""
     return [*post_columns(t, with_content=False), marked_content(t)]
 
 
 def page_rows(conn: Connection, t: WPTables, where: ColumnElement[bool], first_id: int,
               limit: int, with_content: bool = True, before_id: int | None = None,
-              marked_only: bool = False) -> list[Any]:
+              marked_only: bool = False) -> list[PostRow]:
     """The rows of one page: keyset from first_id (up to before_id), ID ascending.
 
     marked_only: post_content only where marked_content() finds a marker, '' elsewhere.
@@ -307,11 +309,11 @@ def page_rows(conn: Connection, t: WPTables, where: ColumnElement[bool], first_i
 
 
 def rows_by_id(conn: Connection, t: WPTables, ids: Iterable[int],
-               with_content: bool = True, marked_only: bool = False) -> list[Any]:
+               with_content: bool = True, marked_only: bool = False) -> list[PostRow]:
     """Post rows (same columns as page_rows, marked_only as there) for given IDs."""
     p = t.posts
     cols = marked_columns(t) if with_content and marked_only else post_columns(t, with_content)
-    out: list[Row[Any]] = []
+    out: list[PostRow] = []
     for chunk in chunks(ids):
         out.extend(conn.execute(select(*cols).where(p.c.ID.in_(chunk)).order_by(p.c.ID)))
     return out
@@ -407,7 +409,7 @@ def max_id(conn: Connection, t: WPTables) -> int:
     return int(conn.execute(select(func.max(t.posts.c.ID))).scalar() or 0)
 
 
-def max_modified(conn: Connection, t: WPTables, post_type: str) -> Any:
+def max_modified(conn: Connection, t: WPTables, post_type: str) -> WPDate:
     """MAX(post_modified_gmt) of all published rows of a type (Yoast's first-link lastmod)."""
     p = t.posts
     return conn.execute(select(func.max(p.c.post_modified_gmt))

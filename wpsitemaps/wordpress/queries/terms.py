@@ -12,17 +12,18 @@ from sqlalchemy import func
 from sqlalchemy import select
 
 from wpsitemaps.wordpress.queries.posts import chunks
+from wpsitemaps.wordpress.queries.rows import TermRow
 from wpsitemaps.wordpress.schema import WPTables
 
 
-def taxonomy_terms(conn: Connection, t: WPTables, taxonomy: str) -> list[Any]:
+def taxonomy_terms(conn: Connection, t: WPTables, taxonomy: str) -> list[TermRow]:
     """(term_id, term_taxonomy_id, slug, parent, count) of every term, by term_id."""
     tt, terms = t.term_taxonomy, t.terms
     stmt = (select(terms.c.term_id, tt.c.term_taxonomy_id, terms.c.slug, tt.c.parent,
                    tt.c.count)
             .join(tt, tt.c.term_id == terms.c.term_id)
             .where(tt.c.taxonomy == taxonomy).order_by(terms.c.term_id))
-    return list(conn.execute(stmt))
+    return list(map(TermRow._make, conn.execute(stmt)))
 
 
 def rank_math_noindex_terms(conn: Connection, t: WPTables, term_ids: Iterable[int]) -> set[int]:

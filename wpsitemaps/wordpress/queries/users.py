@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from sqlalchemy import ColumnElement
 from sqlalchemy import Connection
@@ -13,6 +12,7 @@ from sqlalchemy import func
 from sqlalchemy import select
 
 from wpsitemaps.wordpress.queries.posts import chunks
+from wpsitemaps.wordpress.queries.rows import AuthorRow
 from wpsitemaps.wordpress.schema import WPTables
 
 
@@ -38,7 +38,7 @@ def author_clauses(t: WPTables) -> list[tuple[str, ColumnElement[bool]]]:
              .select_from(p)), ("noindex", ~author_noindexed(t))]
 
 
-def authors(conn: Connection, t: WPTables, member_of: str | None = None) -> list[Any]:
+def authors(conn: Connection, t: WPTables, member_of: str | None = None) -> list[AuthorRow]:
     """(ID, user_nicename, MAX(post_modified_gmt)) of users with published posts of type post,
     less those Yoast noindexes (author_clauses names the same two rules).
 
@@ -59,7 +59,7 @@ def authors(conn: Connection, t: WPTables, member_of: str | None = None) -> list
             exists().where(level.c.user_id == u.c.ID, level.c.meta_key == member_of + "user_level",
                            level.c.meta_value != "0"))
     stmt = stmt.group_by(u.c.ID, u.c.user_nicename).order_by(u.c.ID)
-    return list(conn.execute(stmt))
+    return list(map(AuthorRow._make, conn.execute(stmt)))
 
 
 def evaluate_author(conn: Connection, t: WPTables, user_id: int) -> dict[str, bool] | None:

@@ -9,7 +9,6 @@ type>` or `tax_<taxonomy>`), `element_id` (the post ID, or the term's term_taxon
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from sqlalchemy import Connection
 from sqlalchemy import func
@@ -17,14 +16,16 @@ from sqlalchemy import select
 
 from wpsitemaps.wordpress.plugintables import wpml_tables
 from wpsitemaps.wordpress.queries.posts import chunks
+from wpsitemaps.wordpress.queries.rows import WPMLLanguageRow
 from wpsitemaps.wordpress.schema import WPTables
 
 
-def languages(conn: Connection, prefix: str) -> list[Any]:
+def languages(conn: Connection, prefix: str) -> list[WPMLLanguageRow]:
     """(code, english_name, default_locale, tag, active) of every language WPML knows."""
     lang = wpml_tables(prefix).languages
-    return list(conn.execute(select(lang.c.code, lang.c.english_name, lang.c.default_locale,
-                                    lang.c.tag, lang.c.active).order_by(lang.c.id)))
+    return list(map(WPMLLanguageRow._make, conn.execute(
+        select(lang.c.code, lang.c.english_name, lang.c.default_locale, lang.c.tag,
+               lang.c.active).order_by(lang.c.id))))
 
 
 def element_languages(conn: Connection, prefix: str, element_type: str,

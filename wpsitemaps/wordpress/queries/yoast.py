@@ -11,17 +11,16 @@ varchar(32) (post type or taxonomy), `post_status`, `is_protected`, `canonical` 
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import Connection
 from sqlalchemy import select
 
 from wpsitemaps.wordpress.plugintables import yoast_indexable
+from wpsitemaps.wordpress.queries.rows import IndexableRow
 
 LISTED_TYPES = ("post", "term", "user", "home-page", "post-type-archive")
 
 
-def indexables(conn: Connection, prefix: str) -> list[Any]:
+def indexables(conn: Connection, prefix: str) -> list[IndexableRow]:
     """(object_type, object_sub_type, object_id, permalink, post_status, is_protected,
     is_robots_noindex, canonical, has_public_posts) of every indexable of a listed kind."""
     t = yoast_indexable(prefix)
@@ -30,4 +29,4 @@ def indexables(conn: Connection, prefix: str) -> list[Any]:
                    t.c.has_public_posts)
             .where(t.c.object_type.in_(LISTED_TYPES))
             .order_by(t.c.object_type, t.c.object_sub_type, t.c.object_id))
-    return list(conn.execute(stmt))
+    return list(map(IndexableRow._make, conn.execute(stmt)))
