@@ -187,12 +187,13 @@ where, key, how = sys.argv[1:]
 store = RedisStore(where, ttl=60) if where.startswith("redis") else DiskStore(where, 10**8)
 # The process's keeper (its exit hooks), or a short-term one to see a killed lease run out.
 keeper = Keeper(term=1.0, beat=0.25) if how == "kill" else KEEPER
+if how == "term":  # as gunicorn's graceful stop: SIGTERM handled, then an ordinary exit
+    # Installed before "held" is printed: the test sends SIGTERM as soon as it reads it.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 keeper.take(Guard(store), key)
 print("held", flush=True)
 if how == "exit":
     sys.exit(0)
-if how == "term":  # as gunicorn's graceful stop: SIGTERM handled, then an ordinary exit
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 time.sleep(60)
 """
 
