@@ -71,9 +71,11 @@ def render_version() -> str:
 
 
 def site_part(site: SiteContext) -> str:
-    """The part every fingerprint of a site shares: code, settings, options, site key."""
+    """The part every fingerprint of a site shares: code, settings, options, site key, and
+    whose SEO markers count (a plugin table that became readable changes it too)."""
     options = tuple(sorted(site.options.raw.items()))
-    return digest(render_version(), repr(site.settings), options, site.key, site.options.home)
+    return digest(render_version(), repr(site.settings), options, site.key, site.options.home,
+                  repr(site.seo))
 
 
 def empty_fingerprint(site: SiteContext, name: str) -> str:

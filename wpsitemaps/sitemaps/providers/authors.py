@@ -19,8 +19,10 @@ from wpsitemaps.wordpress.site import SiteContext
 
 
 def authors_disabled(site: SiteContext) -> bool:
-    """Yoast's switches that take author archives out of the sitemaps."""
-    return any(site.options.yoast_on(key) for key in ("disable-author", "noindex-author-wpseo"))
+    """Yoast's switches that take author archives out of the sitemaps, or a running SEO
+    plugin's author sitemap switched off (AIOSEO `sitemap.general.author`, ...)."""
+    return any(site.yoast_on(key) for key in ("disable-author", "noindex-author-wpseo")) or \
+        any(ps.authors is False for ps in site.seo_sitemaps)
 
 
 class AuthorProvider(Provider):
