@@ -74,7 +74,7 @@ def explain_author(registry: Registry, user_id: int, found_by: str) -> Explanati
                        "(disable-author or noindex-author-wpseo)")
         ex.listings.append(Listing("content", "author", False, reasons=reasons))
         return ex
-    verdict = qu.evaluate_author(registry.conn, site.tables, user_id) or {}
+    verdict = qu.evaluate_author(registry.conn, site.tables, user_id, site.seo) or {}
     if not verdict.get("posts"):
         reasons.append("no published posts of type post")
     if not verdict.get("noindex", True):
