@@ -229,3 +229,29 @@ def test_explain_names_the_plugin_and_the_ignored_leftover(sqlite_urls: dict[str
     p03 = "\n".join(explain_lines(url, locs["p03"]))
     assert "- noindexed by Yoast" in p03
     assert "SEO markers that count: Yoast (from active_plugins)" in p03
+
+
+def canonical_elsewhere(data: dict[str, Any], plugin: str) -> set[str]:
+    """URLs of the objects whose canonical, set through the active plugin, is another URL."""
+    return {o["loc"] for o in data["posts"] + data["terms"]
+            if f"{plugin}:canonical_posts" in o["marks"] or f"{plugin}:canonical_terms"
+            in o["marks"]} - {o["loc"] for o in data["posts"] + data["terms"]
+                              if o.get("page", {}).get("canonical") == o["loc"]}
+
+
+@pytest.mark.parametrize("variant", ["rankmath", "seopress", "tsf"])
+def test_other_plugins_sites_list_what_the_plugin_lists(sqlite_urls: dict[str, str],
+                                                        variant: str) -> None:
+    """Rank Math, SEOPress and TSF sites: every URL the plugin lists is listed but those it
+    canonicalises elsewhere (TSF lists them; a sitemap should not), nothing the plugin
+    noindexes is; on Rank Math and SEOPress, with their sitemap settings, nothing else but
+    p01's pages (TSF has no term or author sitemap to compare with)."""
+    data, plugin = truth(variant), variant
+    ours = set(urls_of(fetch_all(app_for(sqlite_urls[variant]).test_client())))
+    theirs = listed(data)
+    assert theirs - ours <= canonical_elsewhere(data, plugin)
+    own_noindex = {o["loc"] for o in data["posts"] + data["terms"] + data["users"]
+                   if any(m.startswith(f"{plugin}:noindex") for m in o["marks"])}
+    assert len(own_noindex) >= 5 and not own_noindex & ours
+    if variant != "tsf":
+        assert page_parts(ours - theirs, ours) == set()

@@ -44,6 +44,9 @@ class PluginSitemap:
     exclude_terms: tuple[int, ...] = ()
     # AIOSEO: a post in an excluded term is left out too (Sitemap/Query.php posts()).
     terms_take_posts: bool = False
+    # Rank Math: authors left out by role slug and by ID.
+    exclude_roles: tuple[str, ...] = ()
+    exclude_users: tuple[int, ...] = ()
 
     def lists_type(self, name: str, taxonomy: bool = False) -> bool:
         """Whether this plugin lists the post type (or taxonomy) `name`."""
@@ -122,7 +125,19 @@ def rank_math(raw: Mapping[str, str]) -> PluginSitemap:
                          off_taxonomies=frozenset(n for n, v in taxes.items() if v != "on"),
                          authors=keys.get("authors_sitemap") == "on",
                          exclude_posts=_comma_ids(keys.get("exclude_posts")),
-                         exclude_terms=_comma_ids(keys.get("exclude_terms")))
+                         exclude_terms=_comma_ids(keys.get("exclude_terms")),
+                         exclude_roles=_roles(keys.get("exclude_roles")),
+                         exclude_users=_comma_ids(keys.get("exclude_users")))
+
+
+def _roles(value: Any) -> tuple[str, ...]:
+    """Rank Math's `exclude_roles`: a list of role slugs as its settings screen saves it
+    (its installer stores a role => name map; the keys are the slugs then)."""
+    if isinstance(value, dict):
+        items = [k if not str(k).isdigit() else v for k, v in value.items()]
+    else:
+        items = value if isinstance(value, list) else []
+    return tuple(str(r) for r in items if str(r).strip())
 
 
 def seopress(raw: Mapping[str, str]) -> PluginSitemap:

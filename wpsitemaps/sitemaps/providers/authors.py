@@ -64,8 +64,11 @@ class AuthorProvider(Provider):
         prefix = site.settings.table_prefix
         member_of = prefix if site.multisite else None
         yoast = site.seo.runs(YOAST)
+        roles = tuple(r for ps in site.seo_sitemaps for r in ps.exclude_roles)
         rows = qu.authors(self.conn, site.tables, member_of, site.seo,
-                          level_of=prefix if yoast else None)
+                          level_of=prefix if yoast else None, roles_of=(prefix, roles),
+                          exclude_users=tuple(u for ps in site.seo_sitemaps
+                                              for u in ps.exclude_users))
         stamps = yoast_stamps(self.conn, site, [int(r[0]) for r in rows]) if yoast else {}
         for uid, nicename, modified in rows:
             url = permalinks.author_url(site.links, site.author_type, int(uid),

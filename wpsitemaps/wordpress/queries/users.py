@@ -54,14 +54,18 @@ def author_clauses(t: WPTables, seo: SeoChoice = EVERY) -> list[tuple[str, Colum
 
 
 def authors(conn: Connection, t: WPTables, member_of: str | None = None,
-            seo: SeoChoice = EVERY, level_of: str | None = None) -> list[AuthorRow]:
+            seo: SeoChoice = EVERY, level_of: str | None = None,
+            roles_of: tuple[str, tuple[str, ...]] | None = None,
+            exclude_users: tuple[int, ...] = ()) -> list[AuthorRow]:
     """(ID, user_nicename, MAX(post_modified_gmt)) of users with published posts of type post,
     less those noindexed (author_clauses names the same two rules).
 
     On a network, `member_of` is the site's table prefix: only members of the site are
     listed, as WP_User_Query does for the current blog (`{prefix}capabilities` exists) and
     Yoast adds (`{prefix}user_level` != '0'). `level_of` applies that user level rule alone
-    (a single site where Yoast runs: subscribers are not listed).
+    (a single site where Yoast runs: subscribers are not listed). `roles_of`: (table
+    prefix, role slugs) whose users are left out, `exclude_users` IDs left out (Rank Math's
+    author settings).
     """
     u, um, p = t.users, t.usermeta, t.posts
     stmt = (select(u.c.ID, u.c.user_nicename, func.max(p.c.post_modified_gmt))
@@ -78,6 +82,13 @@ def authors(conn: Connection, t: WPTables, member_of: str | None = None,
             exists().where(level.c.user_id == u.c.ID,
                            level.c.meta_key == level_prefix + "user_level",
                            level.c.meta_value != "0"))
+    if roles_of is not None and roles_of[1]:
+        caps = um.alias("caps")
+        stmt = stmt.where(~exists().where(
+            caps.c.user_id == u.c.ID, caps.c.meta_key == roles_of[0] + "capabilities",
+            or_(*(caps.c.meta_value.like(f'%"{role}"%') for role in roles_of[1]))))
+    if exclude_users:
+        stmt = stmt.where(u.c.ID.not_in(list(exclude_users)))
     stmt = stmt.group_by(u.c.ID, u.c.user_nicename).order_by(u.c.ID)
     return list(map(AuthorRow._make, conn.execute(stmt)))
 
