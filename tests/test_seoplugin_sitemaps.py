@@ -255,3 +255,17 @@ def test_other_plugins_sites_list_what_the_plugin_lists(sqlite_urls: dict[str, s
     assert len(own_noindex) >= 5 and not own_noindex & ours
     if variant != "tsf":
         assert page_parts(ours - theirs, ours) == set()
+
+
+def test_explain_names_aioseo_settings(sqlite_urls: dict[str, str]) -> None:
+    """explain on the AIOSEO site: a post of an excluded term, a type AIOSEO does not list
+    and an author, each with AIOSEO's setting as the reason."""
+    locs = {p["slug"]: p["loc"] for p in truth("aioseo4")["posts"]}
+    url = sqlite_urls["aioseo4"]
+    assert ("    - left out by All in One SEO's sitemap settings (a post of an excluded term)"
+            in explain_lines(url, locs["p19"]))
+    assert ("    - post type 'recipe' is not in All in One SEO's sitemap settings"
+            in explain_lines(url, locs["bread"]))
+    alice = next(u["loc"] for u in truth("aioseo4")["users"] if u["login"] == "alice")
+    assert ("    - the author sitemap is switched off in All in One SEO's sitemap settings"
+            in explain_lines(url, alice))

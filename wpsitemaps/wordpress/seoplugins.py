@@ -11,8 +11,11 @@ tests/oracle/seoplugins/README.md.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
 
 YOAST = "Yoast"
 RANK_MATH = "Rank Math"
@@ -98,6 +101,10 @@ EVERY = SeoChoice()
 def choose(active_plugins: Iterable[str], sitewide: Iterable[str] = (),
            setting: Iterable[str] = ()) -> SeoChoice:
     """The choice from the setting when it names plugins, else from the active plugins."""
+    unknown = [s for s in setting if plugin_named(s) is None]
+    if unknown:
+        log.warning("seo_plugins: %s not a known SEO plugin (yoast, rankmath, aioseo, "
+                    "seopress, tsf): ignored", ", ".join(map(repr, unknown)))
     named = tuple(dict.fromkeys(n for n in map(plugin_named, setting) if n))
     if named:
         return SeoChoice(tuple(n for n in KNOWN if n in named), "setting")
