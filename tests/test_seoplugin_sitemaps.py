@@ -6,6 +6,7 @@ which plugin's markers count."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import sqlite3
@@ -269,3 +270,31 @@ def test_explain_names_aioseo_settings(sqlite_urls: dict[str, str]) -> None:
     alice = next(u["loc"] for u in truth("aioseo4")["users"] if u["login"] == "alice")
     assert ("    - the author sitemap is switched off in All in One SEO's sitemap settings"
             in explain_lines(url, alice))
+
+
+def edit_json_option(db: Path, name: str, edit: Any) -> None:
+    """Change one JSON option of a SQLite copy, as AIOSEO's settings screen would save it."""
+    with sqlite3.connect(db) as con:
+        value = json.loads(con.execute("SELECT option_value FROM wp_options WHERE "
+                                       "option_name = ?", (name,)).fetchone()[0])
+        edit(value)
+        con.execute("UPDATE wp_options SET option_value = ? WHERE option_name = ?",
+                    (json.dumps(value), name))
+
+
+def test_aioseo_search_appearance_and_author_switch(sqlite_urls: dict[str, str],
+                                                    tmp_path: Path) -> None:
+    """AIOSEO settings changed: events hidden from search (searchAppearance show false in
+    aioseo_options_dynamic) have no sitemap; the author sitemap switched on
+    (sitemap.general.author) is served."""
+    db = tmp_path / "aioseo-edit.db"
+    shutil.copy(sqlite_urls["aioseo4"].removeprefix("sqlite:///"), db)
+    edit_json_option(db, "aioseo_options_dynamic", lambda v: v["searchAppearance"][
+        "postTypes"]["event"].update(show=False))
+    edit_json_option(db, "aioseo_options", lambda v: v["sitemap"]["general"].update(
+        author=True))
+    docs = fetch_all(app_for(f"sqlite:///{db}").test_client())
+    assert "/event-sitemap.xml" not in docs
+    authors = {u.loc.rstrip("/").rsplit("/", 1)[-1]
+               for u in parse_urlset(docs["/author-sitemap.xml"])}
+    assert {"alice", "bob"} <= authors

@@ -93,15 +93,42 @@ def _names(block: Mapping[str, Any]) -> frozenset[str] | None:
     return frozenset(str(n) for n in block["included"])
 
 
+def _aioseo_noindexed(block: Mapping[str, Any], global_robots: Mapping[str, Any]) -> bool:
+    """AIOSEO's search appearance of a type, taxonomy or archive says noindex: hidden
+    (`show` false), its own robots meta (`default` false, `noindex` true), or, left on
+    defaults, the global robots meta (`app/Common/Traits/Helpers/Wp.php`
+    `getNoindexedObjects()`)."""
+    if block.get("show") is False:
+        return True
+    robots = as_dict(as_dict(block.get("advanced")).get("robotsMeta"))
+    if robots.get("default") is False:
+        return robots.get("noindex") is True
+    return global_robots.get("default") is False and global_robots.get("noindex") is True
+
+
 def aioseo(raw: Mapping[str, str]) -> PluginSitemap:
     """All in One SEO 4: `aioseo_options` → sitemap.general (defaults: all types and
-    taxonomies, no author sitemap)."""
-    general = as_dict(as_dict(_json(raw.get("aioseo_options"), "aioseo_options")
-                              .get("sitemap")).get("general"))
+    taxonomies, no author sitemap); types, taxonomies and author archives noindexed in its
+    search appearance (`aioseo_options_dynamic`, `aioseo_options`) have no sitemap."""
+    options = _json(raw.get("aioseo_options"), "aioseo_options")
+    general = as_dict(as_dict(options.get("sitemap")).get("general"))
     advanced = as_dict(general.get("advancedSettings"))
+    appearance = as_dict(options.get("searchAppearance"))
+    global_robots = as_dict(as_dict(appearance.get("advanced")).get("globalRobotsMeta"))
+    dynamic = as_dict(_json(raw.get("aioseo_options_dynamic"), "aioseo_options_dynamic")
+                      .get("searchAppearance"))
+
+    def noindexed(section: str) -> frozenset[str]:
+        return frozenset(str(name) for name, block in as_dict(dynamic.get(section)).items()
+                         if _aioseo_noindexed(as_dict(block), global_robots))
+
+    author = as_dict(as_dict(appearance.get("archives")).get("author"))
     return PluginSitemap(AIOSEO, _names(as_dict(general.get("postTypes"))),
                          _names(as_dict(general.get("taxonomies"))),
-                         authors=general.get("author") is True,
+                         off_post_types=noindexed("postTypes"),
+                         off_taxonomies=noindexed("taxonomies"),
+                         authors=general.get("author") is True
+                         and not _aioseo_noindexed(author, global_robots),
                          exclude_posts=_ids(advanced.get("excludePosts")),
                          exclude_terms=_ids(advanced.get("excludeTerms")),
                          terms_take_posts=True)
