@@ -19,6 +19,12 @@ from flask import Flask
 
 from tests.conftest import require_mariadb
 from tests.support import wpdb
+from tests.support.network import fetch_site
+from tests.support.network import load_ms_sqlite
+from tests.support.network import network_app
+from tests.support.network import process_app
+from tests.support.network import site_address
+from tests.support.network import sqlite_exec
 from tests.support.sitemaps import fetch_all
 from tests.support.sitemaps import parse_urlset
 from tests.test_seoplugin_fixtures import FIXTURES
@@ -298,3 +304,28 @@ def test_aioseo_search_appearance_and_author_switch(sqlite_urls: dict[str, str],
     authors = {u.loc.rstrip("/").rsplit("/", 1)[-1]
                for u in parse_urlset(docs["/author-sitemap.xml"])}
     assert {"alice", "bob"} <= authors
+
+
+@pytest.mark.parametrize("mode", ["network", "process"])
+def test_network_activated_plugin_decides(tmp_path: Path, mode: str) -> None:
+    """ms-small with Yoast network-activated (`active_sitewide_plugins`, no site's
+    active_plugins names it): on site 2 a post with only a leftover Rank Math noindex is
+    listed, the post Yoast noindexes is not; with nothing active both stay out."""
+    url = f"sqlite:///{load_ms_sqlite(tmp_path / 'ms.sqlite')}"
+    slugs = {"yoast": "why-a-c-matters-6", "rank_math": "%e6%97%a5%e6%9c%ac"}
+
+    def site2_locs() -> set[str]:
+        app = network_app(url) if mode == "network" else process_app(url, 2)
+        base, path = site_address(2)
+        docs = fetch_site(app.test_client(), f"{base}{path}/sitemap_index.xml")
+        return {u.loc for u in parse_urlset(docs["post"])}
+
+    def listed_slugs() -> set[str]:
+        locs = site2_locs()
+        return {name for name, slug in slugs.items()
+                if any(slug in loc.lower() for loc in locs)}
+
+    assert listed_slugs() == set()
+    sqlite_exec(url, "UPDATE wp_sitemeta SET meta_value = 'a:1:{s:24:\"wordpress-seo/wp-seo.php\""
+                     ";i:1700000000;}' WHERE meta_key = 'active_sitewide_plugins'")
+    assert listed_slugs() == {"rank_math"}
