@@ -107,11 +107,16 @@ def test_yoast_author_lastmod_is_yoasts(served: dict[str, dict[str, bytes]]) -> 
 
 
 def test_aioseo_site_lists_every_url_aioseo_lists(served: dict[str, dict[str, bytes]]) -> None:
-    """With AIOSEO 4 active, every URL AIOSEO lists is listed and nothing else but p01's
-    pages: its noindexed posts, excluded post and term (and the term's posts), its unlisted
-    type and taxonomy stay out, leftovers of other plugins remove nothing."""
-    ours, theirs = set(urls_of(served["aioseo4"])), listed(truth("aioseo4"))
-    assert theirs - ours == set()
+    """With AIOSEO 4 active, every URL AIOSEO lists is listed but the two posts whose AIOSEO
+    canonical points elsewhere (AIOSEO keeps them; p13's, its own URL, keeps it listed), and
+    nothing else but p01's pages: its noindexed posts, excluded post and term (and the
+    term's posts), its unlisted type and taxonomy stay out, leftovers of other plugins
+    remove nothing."""
+    data = truth("aioseo4")
+    ours, theirs = set(urls_of(served["aioseo4"])), listed(data)
+    locs = {p["slug"]: p["loc"] for p in data["posts"]}
+    assert theirs - ours == canonical_elsewhere(data, "aioseo") == {locs["p05"], locs["p09"]}
+    assert locs["p13"] in ours
     assert page_parts(ours - theirs, ours) == set()
 
 
@@ -273,6 +278,8 @@ def test_explain_names_aioseo_settings(sqlite_urls: dict[str, str]) -> None:
             in explain_lines(url, locs["p19"]))
     assert ("    - post type 'recipe' is not in All in One SEO's sitemap settings"
             in explain_lines(url, locs["bread"]))
+    assert ("    - canonical points to https://elsewhere.example.com/original/"
+            in explain_lines(url, locs["p09"]))
     alice = next(u["loc"] for u in truth("aioseo4")["users"] if u["login"] == "alice")
     assert ("    - the author sitemap is switched off in All in One SEO's sitemap settings"
             in explain_lines(url, alice))

@@ -138,6 +138,9 @@ def clause_reasons(registry: Registry, row: Any, clause: str) -> list[str]:
     if clause == "canonical":
         values = [str(v).strip() for _, v in lookup.meta(registry.conn, site.tables, pid,
                                                          qp.canonical_keys(site.seo)) if v]
+        if qp.reads_aioseo(site.seo):
+            values += [v.strip() for v in qp.aioseo_canonicals(registry.conn, site.tables,
+                                                               [pid]).values()]
         return [f"canonical points to {v}" for v in dict.fromkeys(values) if v]
     if clause in ("excluded", "excluded_term"):
         what = "excluded posts" if clause == "excluded" else "a post of an excluded term"

@@ -114,6 +114,9 @@ def _post_type(provider: PostTypeProvider, page: int, bound: PageBound) -> str |
     tail = provider.tail_rows(page)
     parts: list[Any] = [_rows(rows), _post_deps(conn, site, rows, keys), _rows(tail),
                         _post_deps(conn, site, tail, keys)]
+    if qp.reads_aioseo(site.seo):  # AIOSEO 4's canonicals live in its table
+        ids = [int(r.ID) for r in rows + tail]
+        parts.append(sorted(qp.aioseo_canonicals(conn, site.tables, ids).items()))
     if page == 1:
         parts.append(provider.first_links)
     return digest(site_part(site), provider.name, page, bound.first_key, end, parts)

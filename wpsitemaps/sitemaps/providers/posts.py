@@ -119,6 +119,18 @@ def canonical_sets(lists: dict[int, dict[str, list[str]]],
     return out
 
 
+def plugin_canonicals(conn: Connection, site: SiteContext, ids: list[int],
+                      overrides: dict[int, set[str]]) -> dict[int, set[str]]:
+    """`overrides` (canonical_sets()) plus AIOSEO 4's `canonical_url` of those posts, where
+    AIOSEO runs (its table, not post meta)."""
+    if not ids or not qp.reads_aioseo(site.seo):
+        return overrides
+    out = {pid: set(values) for pid, values in overrides.items()}
+    for pid, value in qp.aioseo_canonicals(conn, site.tables, ids).items():
+        out.setdefault(pid, set()).add(value.strip())
+    return out
+
+
 def without_foreign_canonicals(rows: list[PostRow], overrides: dict[int, set[str]],
                                links: dict[int, str]) -> list[PostRow]:
     """The rows that stay listed under the canonical rule: no canonical override in
@@ -136,7 +148,9 @@ def settle_canonicals(conn: Connection, site: SiteContext, rows: list[PostRow],
     lists = qp.meta_lists(conn, site.tables, [int(r.ID) for r in rows],
                           (PRIMARY_CATEGORY_KEY, *counted))
     links = links_by_type(conn, site, rows, qp.first_values(lists))
-    return without_foreign_canonicals(rows, canonical_sets(lists, counted), links), links
+    overrides = plugin_canonicals(conn, site, [int(r.ID) for r in rows],
+                                  canonical_sets(lists, counted))
+    return without_foreign_canonicals(rows, overrides, links), links
 
 
 def _link_input(row: PostRow) -> permalinks.PostLink:
@@ -306,7 +320,8 @@ class PostTypeProvider(TypeProvider):
         lists = qp.meta_lists(self.conn, self.site.tables, [int(r.ID) for r in batch],
                               (*META_KEYS, *counted))
         meta.update(qp.first_values(lists))
-        overrides = canonical_sets(lists, counted)  # once: per row it made a page quadratic
+        overrides = plugin_canonicals(  # once: per row it made a page quadratic
+            self.conn, self.site, [int(r.ID) for r in batch], canonical_sets(lists, counted))
         overridden = [r for r in batch if int(r.ID) in overrides]
         if overridden:  # only their links are needed here; the others are built with entries
             links.update(post_links(self.conn, self.site, self.ctype, overridden, meta))

@@ -117,14 +117,37 @@ def noindexed(t: WPTables, seo: SeoChoice = EVERY,
     return or_(*found) if found else false()
 
 
+def reads_aioseo(seo: SeoChoice) -> bool:
+    """Whether AIOSEO 4's table counts: AIOSEO runs and its table could be read."""
+    return seo.runs(AIOSEO) and AIOSEO not in seo.unreadable
+
+
 def has_canonical(t: WPTables, seo: SeoChoice = EVERY) -> ColumnElement[bool]:
-    """EXISTS a non-empty canonical override of a counting plugin."""
+    """EXISTS a non-empty canonical override of a counting plugin (post meta, or AIOSEO 4's
+    `canonical_url`: AIOSEO's own sitemap keeps such posts, a sitemap should not)."""
     p, m = t.posts, t.postmeta
     keys = canonical_keys(seo)
-    if not keys:
-        return false()
-    return exists().where(m.c.post_id == p.c.ID, m.c.meta_key.in_(keys),
-                          m.c.meta_value != "")
+    found: list[ColumnElement[bool]] = []
+    if keys:
+        found.append(exists().where(m.c.post_id == p.c.ID, m.c.meta_key.in_(keys),
+                                    m.c.meta_value != ""))
+    if reads_aioseo(seo):
+        ap = aioseo_posts(table_prefix(t))
+        found.append(exists().where(ap.c.post_id == p.c.ID, ap.c.canonical_url.is_not(None),
+                                    ap.c.canonical_url != ""))
+    return or_(*found) if found else false()
+
+
+def aioseo_canonicals(conn: Connection, t: WPTables, ids: Iterable[int]) -> dict[int, str]:
+    """{post ID: AIOSEO 4 canonical_url} of the posts that have a non-empty one."""
+    ap = aioseo_posts(table_prefix(t))
+    out: dict[int, str] = {}
+    for chunk in chunks(ids):
+        for pid, value in conn.execute(select(ap.c.post_id, ap.c.canonical_url).where(
+                ap.c.post_id.in_(chunk), ap.c.canonical_url.is_not(None),
+                ap.c.canonical_url != "")):
+            out[int(pid)] = str(value)
+    return out
 
 
 def in_terms(t: WPTables, term_ids: Sequence[int]) -> ColumnElement[bool]:
@@ -424,7 +447,15 @@ def canonical_candidates(conn: Connection, t: WPTables, post_type: str,
             .where(published(t, [post_type]), m.c.meta_key.in_(canonical_keys(seo)),
                    m.c.meta_value != "", within)
             .execution_options(paged=True))
-    return list(conn.execute(stmt))
+    rows = list(conn.execute(stmt))
+    if reads_aioseo(seo):
+        ap = aioseo_posts(table_prefix(t))
+        rows += list(conn.execute(
+            select(p.c.ID, ap.c.canonical_url).join(ap, ap.c.post_id == p.c.ID)
+            .where(published(t, [post_type]), ap.c.canonical_url.is_not(None),
+                   ap.c.canonical_url != "", within)
+            .execution_options(paged=True)))
+    return rows
 
 
 def attachment_files(conn: Connection, t: WPTables, ids: Iterable[int]) -> dict[int, str]:
