@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -11,15 +12,24 @@ from wpsitemaps.compare import report
 from wpsitemaps.config import Settings
 from wpsitemaps.network_check import run_network_check
 from wpsitemaps.serving.sites import Sites
+from wpsitemaps.startup import startup_check
+from wpsitemaps.wordpress.causes import cause
 from wpsitemaps.wordpress.db import make_engine
 from wpsitemaps.wordpress.site import build_site
 from wpsitemaps.wordpress.typereport import type_report
+
+log = logging.getLogger(__name__)
 
 
 def run_check(settings: Settings, echo: Callable[[str], None],
               compare_yoast: bool = False) -> int:
     """Print the site facts; 0 when the database is readable (and, with compare_yoast, no URL
     differs from Yoast's indexables), 1 when URLs differ, 2 when a table cannot be read."""
+    tables, line = startup_check(settings)
+    stop = line or (tables.stop_line() if tables is not None else None)
+    if stop is not None:
+        echo(f"wpsitemaps: {stop.removeprefix('unreachable: ')}")
+        return 2
     engine = make_engine(settings)
     comparison = None
     try:
@@ -32,7 +42,8 @@ def run_check(settings: Settings, echo: Callable[[str], None],
             if compare_yoast:
                 comparison = compare(conn, site)
     except SQLAlchemyError as exc:
-        echo(f"cannot read the database: {exc.__class__.__name__}: {exc}")
+        echo(f"wpsitemaps: {cause(exc, settings.database_url, settings.table_prefix)}")
+        log.debug("check failed", exc_info=exc)
         return 2
     finally:
         engine.dispose()
@@ -45,6 +56,9 @@ def run_check(settings: Settings, echo: Callable[[str], None],
     echo("taxonomies    " + ", ".join(t.name for t in site.types.taxonomies))
     for line in types_report:
         echo(line)
+    assert tables is not None
+    for line in tables.skip_lines():
+        echo(f"finding       {line}")
     if site.languages is not None:
         langs = site.languages
         echo(f"languages     {', '.join(lang.slug for lang in langs.languages)} "

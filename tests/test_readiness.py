@@ -1,0 +1,149 @@
+"""Start-up readiness and `wpsitemaps grants` on a WooCommerce shop in MariaDB (shop-small),
+read through users granted table by table as an operator would: the tables a site reads are
+probed at start, a missing optional GRANT is named and skipped (never a 503 per request), a
+missing required one stops `serve` with one line, and a user made from `grants` serves every
+URL WordPress computed."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from flask import Flask
+
+from tests.conftest import require_mariadb
+from tests.support import wpdb
+from tests.support.sitemaps import fetch_all
+from tests.support.sitemaps import parse_urlset
+from tests.test_shop_truth import expected
+from wpsitemaps import cli
+from wpsitemaps import create_app
+
+pytestmark = pytest.mark.mariadb
+USER = f"wpsm_rd{os.getpid()}"
+ATTRIBUTES = "wp_woocommerce_attribute_taxonomies"
+
+
+@pytest.fixture(scope="module")
+def shop_db() -> Iterator[str]:
+    """shop-small in a fresh MariaDB database."""
+    require_mariadb()
+    name = wpdb.create_mariadb("ready", wpdb.SHOP_SQL)
+    yield name
+    wpdb.drop_mariadb(name)
+
+
+@pytest.fixture
+def user_with(shop_db: str) -> Iterator[Callable[[list[str]], str]]:
+    """Make a user from GRANT statements (their grantee replaced); its database URL."""
+    def make(statements: list[str]) -> str:
+        with wpdb.root_conn() as con, con.cursor() as cur:
+            cur.execute(f"DROP USER IF EXISTS '{USER}'@'%'")
+            cur.execute(f"CREATE USER '{USER}'@'%' IDENTIFIED BY 'pw'")
+            for statement in statements:
+                cur.execute(statement.replace("'ro'@'%'", f"'{USER}'@'%'"))
+        return (f"mysql+pymysql://{USER}:pw@{wpdb.MARIADB_HOST}:{wpdb.MARIADB_PORT}/"
+                f"{shop_db}?charset=utf8mb4")
+
+    yield make
+    with wpdb.root_conn() as con, con.cursor() as cur:
+        cur.execute(f"DROP USER IF EXISTS '{USER}'@'%'")
+
+
+def grants(shop_db: str) -> list[str]:
+    """`wpsitemaps grants --user ro --host %` run as root on the shop database."""
+    result = CliRunner().invoke(cli.main, ["grants", "--user", "ro", "--host", "%"], env={
+        "WPSITEMAPS_DATABASE_URL": wpdb.mariadb_url(shop_db, read_only_user=False)})
+    assert result.exit_code == 0, result.output
+    return result.stdout.strip().splitlines()
+
+
+def served_locs(url: str) -> dict[str, list[str]]:
+    """{sitemap name: locs} as served through HTTP by an app reading through `url`."""
+    app: Flask = create_app({"TESTING": True, "DATABASE_URL": url, "TABLE_PREFIX": "wp_",
+                             "NOW": "option:peer_generated_at"})
+    docs = fetch_all(app.test_client())
+    return {path[1:-len("-sitemap.xml")]: [u.loc for u in parse_urlset(body)]
+            for path, body in docs.items() if path.endswith("-sitemap.xml")}
+
+
+@pytest.fixture(scope="module")
+def shop_truth() -> dict[str, Any]:
+    """shop-small.truth.json."""
+    data: dict[str, Any] = json.loads(wpdb.SHOP_TRUTH.read_text(encoding="utf-8"))
+    return data
+
+
+def test_grants_lists_the_shop_tables(shop_db: str) -> None:
+    """The statements name the core tables, users by column, and WooCommerce's attributes."""
+    lines = grants(shop_db)
+    assert len(lines) == 10 and all(line.startswith("GRANT SELECT ") for line in lines)
+    assert f"GRANT SELECT ON `{shop_db}`.`{ATTRIBUTES}` TO 'ro'@'%';" in lines
+    assert (f"GRANT SELECT (`ID`, `user_login`, `user_nicename`, `display_name`) ON "
+            f"`{shop_db}`.`wp_users` TO 'ro'@'%';") in lines
+
+
+def test_a_user_made_from_grants_serves_the_truth(
+        shop_db: str, user_with: Callable[[list[str]], str], shop_truth: dict[str, Any]) -> None:
+    """A user created from the `grants` output serves every URL equal to WordPress's own."""
+    locs = served_locs(user_with(grants(shop_db)))
+    want = expected(shop_truth)
+    assert {name: locs[name] for name in want} == want
+    assert sum(map(len, want.values())) == 107
+
+
+def test_without_the_attribute_grant_the_shop_is_served(
+        shop_db: str, user_with: Callable[[list[str]], str], shop_truth: dict[str, Any]) -> None:
+    """Without WooCommerce's attribute table every sitemap answers 200 (from WooCommerce's
+    cached copy of the attributes), not 503."""
+    url = user_with([g for g in grants(shop_db) if ATTRIBUTES not in g])
+    locs = served_locs(url)
+    want = expected(shop_truth)
+    assert {name: locs[name] for name in want} == want
+
+
+def test_check_names_the_skipped_table(shop_db: str,
+                                       user_with: Callable[[list[str]], str]) -> None:
+    """`check` exits 0 and has one finding naming the table, the GRANT fix and the loss."""
+    url = user_with([g for g in grants(shop_db) if ATTRIBUTES not in g])
+    result = CliRunner().invoke(cli.main, ["check"], env={"WPSITEMAPS_DATABASE_URL": url})
+    assert result.exit_code == 0, result.output
+    findings = [line for line in result.output.splitlines() if line.startswith("finding")]
+    assert len(findings) == 1
+    assert ATTRIBUTES in findings[0] and "wpsitemaps grants" in findings[0]
+    assert "_transient_wc_attribute_taxonomies" in findings[0]
+    assert "Traceback" not in result.output
+
+
+def test_serve_warns_once_and_starts(shop_db: str, user_with: Callable[[list[str]], str],
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """`serve` prints one warning line for the optional table, then starts gunicorn."""
+    url = user_with([g for g in grants(shop_db) if ATTRIBUTES not in g])
+    started: list[int] = []
+    monkeypatch.setattr(cli, "run_gunicorn", lambda *a: started.append(1))
+    result = CliRunner().invoke(cli.main, ["serve"], env={"WPSITEMAPS_DATABASE_URL": url,
+                                                          "WPSITEMAPS_STORE": "off"})
+    assert result.exit_code == 0 and started == [1]
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("wpsitemaps: warning: WooCommerce product")
+    assert ATTRIBUTES in lines[0]
+
+
+def test_serve_stops_without_a_required_table(shop_db: str,
+                                              user_with: Callable[[list[str]], str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without wp_postmeta, `serve` exits 2 with one line naming it and the fix."""
+    url = user_with([g for g in grants(shop_db) if "`wp_postmeta`" not in g])
+    monkeypatch.setattr(cli, "run_gunicorn", lambda *a: pytest.fail("gunicorn started"))
+    result = CliRunner().invoke(cli.main, ["serve"], env={"WPSITEMAPS_DATABASE_URL": url,
+                                                          "WPSITEMAPS_STORE": "off"})
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"wpsitemaps: user '{USER}' may not read table wp_postmeta")
+    assert "wpsitemaps grants" in lines[0]
