@@ -99,14 +99,24 @@ def check_tables(conn: Connection, settings: Settings) -> Report:
         report.unreadable += missing
         if any(m.need.table.name == prefix + "options" for m in missing):
             if prefix == settings.table_prefix:
-                report.prefix_exists = readiness.options_exist(conn, prefix)
-                report.others = qo.options_tables(conn) if not report.prefix_exists else []
+                report.prefix_exists, report.others = prefix_facts(conn, prefix)
             continue
         raw = qo.options(conn, build_tables(prefix, users_base), PLUGIN_OPTIONS)
         plugins = readiness.plugin_needs(prefix, raw)
         report.needs += plugins
         report.unreadable += readiness.probe(conn, plugins)
     return report
+
+
+def prefix_facts(conn: Connection, prefix: str) -> tuple[bool | None, list[str]]:
+    """(whether `{prefix}options` exists, the options tables the user can see), asked when
+    it cannot be read. A user granted table by table gets 'denied' for a table that does not
+    exist too, so when it sees other options tables and not this one, the prefix is wrong."""
+    exists = readiness.options_exist(conn, prefix)
+    others = [name for name in qo.options_tables(conn) if name != prefix + "options"]
+    if exists is None and others:
+        exists = False
+    return exists, others if exists is False else []
 
 
 def startup_check(settings: Settings) -> tuple[Report | None, str | None]:
@@ -119,7 +129,7 @@ def startup_check(settings: Settings) -> tuple[Report | None, str | None]:
             return check_tables(conn, settings), None
     except SQLAlchemyError as exc:
         line = cause(exc, settings.database_url, settings.table_prefix)
-        if error_code(exc) in UNREACHABLE or "timed out" in str(exc).lower():
+        if unreachable(exc):
             return None, "unreachable: " + line
         return None, line
     finally:
@@ -136,6 +146,14 @@ def serve_verdict(settings: Settings) -> tuple[str | None, list[str]]:
         return line, []
     assert report is not None
     return report.stop_line(), report.skip_lines()
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Whether the database did not answer at all (an outage, maybe) rather than refuse: a
+    server not reachable, or an SQLite file not there (it may be restored)."""
+    text = str(exc).lower()
+    return (error_code(exc) in UNREACHABLE or "timed out" in text
+            or "unable to open database file" in text)
 
 
 def grant_lines(report: Report, database: str, user: str, host: str) -> tuple[list[str], list[str]]:

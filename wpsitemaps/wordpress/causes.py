@@ -77,7 +77,12 @@ def cause(exc: BaseException, database_url: str, table_prefix: str = "wp_",
         return (f"user {url.username!r} may not use database {url.database!r} (error 1044): "
                 f"check the database name in database_url, or {GRANTS_HINT}")
     if code in (1142, 1143):
-        return (f"user {url.username!r} may not read table {table_of(exc)} (error {code}: "
+        table = table_of(exc)
+        if prefix_exists is False and table == f"{table_prefix}options":
+            return _missing(table, table_prefix, prefix_exists, code, others).replace(
+                "does not exist", f"cannot be read by user {url.username!r} and is not in "
+                "the tables it sees")
+        return (f"user {url.username!r} may not read table {table} (error {code}: "
                 f"missing GRANT): {GRANTS_HINT}")
     if code == 1146:
         return _missing(table_of(exc) or "?", table_prefix, prefix_exists, code, others)
