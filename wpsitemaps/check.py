@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
 from wpsitemaps.compare import compare
@@ -12,11 +13,16 @@ from wpsitemaps.compare import report
 from wpsitemaps.config import Settings
 from wpsitemaps.network_check import run_network_check
 from wpsitemaps.serving.sites import Sites
+from wpsitemaps.sitemaps.drops import video_drops
+from wpsitemaps.sitemaps.providers.video import VideoProvider
+from wpsitemaps.sitemaps.registry import Registry
 from wpsitemaps.startup import startup_check
 from wpsitemaps.wordpress.causes import cause
 from wpsitemaps.wordpress.db import make_engine
+from wpsitemaps.wordpress.site import SiteContext
 from wpsitemaps.wordpress.site import build_site
 from wpsitemaps.wordpress.typereport import type_report
+from wpsitemaps.wordpress.typereport import unserved
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +45,7 @@ def run_check(settings: Settings, echo: Callable[[str], None],
                 return 0
             site = build_site(conn, settings)
             types_report = type_report(conn, site)
+            dropped = unserved(conn, site) + video_lines(conn, site)
             if compare_yoast:
                 comparison = compare(conn, site)
     except SQLAlchemyError as exc:
@@ -57,7 +64,7 @@ def run_check(settings: Settings, echo: Callable[[str], None],
     for line in types_report:
         echo(line)
     assert tables is not None
-    for line in tables.skip_lines():
+    for line in tables.skip_lines() + dropped:
         echo(f"finding       {line}")
     if site.languages is not None:
         langs = site.languages
@@ -68,3 +75,15 @@ def run_check(settings: Settings, echo: Callable[[str], None],
         report(comparison, echo)
         return 1 if comparison.differences else 0
     return 0
+
+
+def video_lines(conn: Connection, site: SiteContext) -> list[str]:
+    """The videos the video sitemap leaves out, by reason (nothing when it is not served)."""
+    video = next((p for p in Registry(conn, site).providers if isinstance(p, VideoProvider)),
+                 None)
+    if video is None:
+        return []
+    drops = video_drops(conn, video)
+    if drops is None:
+        return ["videos: not counted here (a site this large is scanned in the background)"]
+    return drops.lines()
