@@ -6,6 +6,7 @@ test_outage.py; the shared server keeps running."""
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -85,3 +86,30 @@ def test_tracebacks_only_at_debug(mariadb_name: str, proxy: TcpProxy,
             assert client.get("/post-sitemap.xml").status_code == 503
     traced = [r for r in caplog.records if r.exc_info is not None]
     assert len(traced) == 3 and all(r.levelno == logging.DEBUG for r in traced)
+
+
+def test_a_silent_database_is_two_lines(mariadb_name: str, proxy: TcpProxy,
+                                        caplog: pytest.LogCaptureFixture) -> None:
+    """A database that stops answering (the breaker's case) is two lines as well: one when
+    the first request's time runs out, one when the probe is answered, with the count."""
+    client = proxied_app(mariadb_name, proxy, DB_TIMEOUT=1.0, STORE="off").test_client()
+    assert client.get("/sitemap_index.xml").status_code == 200
+    caplog.clear()
+    with caplog.at_level(logging.DEBUG, logger="wpsitemaps"):
+        proxy.silence()
+        statuses = [client.get(PAGES[n % len(PAGES)]).status_code for n in range(6)]
+        proxy.up()
+        deadline = time.monotonic() + 20
+        while not any("answers again" in r.getMessage() for r in caplog.records):
+            assert time.monotonic() < deadline, "the probe never saw the database back"
+            time.sleep(0.2)
+        assert client.get("/sitemap_index.xml").status_code == 200
+    assert statuses == [503] * 6
+    lines = [r.getMessage() for r in logged(caplog)]
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("wpsitemaps: database did not answer in time")
+    assert lines[1].startswith("wpsitemaps: database answers again after ")
+    # The request that met the silence counts too when it met it on connecting (the pool's
+    # ping), not when it met it on a statement.
+    assert lines[1].endswith(("; 5 requests were answered without asking it",
+                              "; 6 requests were answered without asking it"))
