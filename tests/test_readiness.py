@@ -168,3 +168,17 @@ def test_grants_cover_a_network(user_with: Callable[..., str]) -> None:
     assert [c.exit_code for c in checks] == [0, 0]
     assert checks[0].output == checks[1].output
     assert checks[1].output.count("  sitemaps post, page") == 3
+
+
+def test_headless_api_with_a_granted_user(shop_db: str,
+                                          user_with: Callable[..., str]) -> None:
+    """The headless API answers through a user made from `grants` (no WPML table to ask
+    about: denied means absent, not a 503)."""
+    app: Flask = create_app({"TESTING": True, "DATABASE_URL": user_with(grants(shop_db)),
+                             "NOW": "option:peer_generated_at",
+                             "HEADLESS": {"data_types": {"Product": "product"},
+                                          "experiences": [{"name": "web"}]}})
+    resp = app.test_client().get("/api/sitemap?baseUrl=https://front.example&dataType="
+                                 "Product&experience=web&language=en")
+    assert resp.status_code == 200, resp.data[:300]
+    assert resp.data.count(b"<loc>https://front.example/") > 0
