@@ -191,7 +191,9 @@ def test_wrong_prefix(db: str, monkeypatch: pytest.MonkeyPatch,
             "prefix (table_prefix = 'wpx_', $table_prefix in wp-config.php); this database "
             "has tables with the prefix 'wp_'; needed by WordPress core (8 more required "
             "tables unreadable)")
-    one_line(request_lines(url_of(db), caplog, prefix="wpx_"), "check the table prefix")
+    one_line(request_lines(url_of(db), caplog, prefix="wpx_"),
+             "table wpx_options does not exist (error 1146): check the table prefix "
+             "(table_prefix = 'wpx_', $table_prefix in wp-config.php)")
 
 
 @pytest.mark.mariadb
@@ -223,3 +225,17 @@ def test_sqlite_path_as_resolved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert said.lines == [f"wpsitemaps: warning: {want}; starting anyway: stored documents "
                           "are served, the others answer 503 until it answers"]
     one_line(request_lines(url, caplog), want)
+
+
+def test_wrong_prefix_on_sqlite(peer_sqlite_url: str, monkeypatch: pytest.MonkeyPatch,
+                                caplog: pytest.LogCaptureFixture) -> None:
+    """SQLite too: `serve` stops with the prefix hint, N requests log one line."""
+    env = {"WPSITEMAPS_DATABASE_URL": peer_sqlite_url, "WPSITEMAPS_TABLE_PREFIX": "wpx_"}
+    said = run("serve", env, monkeypatch)
+    assert (said.code, said.started) == (2, False)
+    assert said.lines == ["wpsitemaps: table wpx_options does not exist: check the table prefix "
+                          "(table_prefix = 'wpx_', $table_prefix in wp-config.php); this "
+                          "database has tables with the prefix 'wp_'; needed by WordPress "
+                          "core (8 more required tables unreadable)"]
+    one_line(request_lines(peer_sqlite_url, caplog, prefix="wpx_", requests=6),
+             "table wpx_options does not exist: check the table prefix")

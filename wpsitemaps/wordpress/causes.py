@@ -85,7 +85,10 @@ def cause(exc: BaseException, database_url: str, table_prefix: str = "wp_",
         return (f"user {url.username!r} may not read table {table} (error {code}: "
                 f"missing GRANT): {GRANTS_HINT}")
     if code == 1146:
-        return _missing(table_of(exc) or "?", table_prefix, prefix_exists, code, others)
+        table = table_of(exc) or "?"
+        if table == f"{table_prefix}options":  # every site has one: the prefix is wrong
+            prefix_exists = False
+        return _missing(table, table_prefix, prefix_exists, code, others)
     return f"cannot read the database ({exc.__class__.__name__}: {text})"
 
 
@@ -108,7 +111,10 @@ def _sqlite(text: str, path: str, prefix: str, prefix_exists: bool | None,
             others: Sequence[str]) -> str:
     resolved = os.path.abspath(path) if path else "(no path)"
     if "no such table" in text:
-        return _missing(text.rsplit(":", 1)[1].strip(), prefix, prefix_exists, None, others)
+        table = text.rsplit(":", 1)[1].strip()
+        if table == f"{prefix}options":
+            prefix_exists = False
+        return _missing(table, prefix, prefix_exists, None, others)
     if "unable to open" in text or "not a database" in text:
         state = ("does not exist" if not os.path.exists(resolved) else
                  "is not a readable SQLite database")
