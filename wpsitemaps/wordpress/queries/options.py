@@ -20,12 +20,16 @@ def options(conn: Connection, tables: WPTables, names: Iterable[str]) -> dict[st
 
 
 def options_tables(conn: Connection) -> list[str]:
-    """The names of the tables ending in `options` the user can see (a wrong table prefix:
-    which prefixes this database has). Asked of the catalog with a SELECT."""
+    """The `{prefix}options` tables the user can see that have a `{prefix}posts` beside them
+    (a wrong table prefix: which prefixes this database has; a plugin's own `…_options`
+    table has no posts table). Asked of the catalog with a SELECT."""
     if conn.dialect.name == "sqlite":
         stmt = text("SELECT name FROM sqlite_master WHERE type = 'table' "
-                    "AND name LIKE '%options' ORDER BY name")
+                    "AND (name LIKE '%options' OR name LIKE '%posts')")
     else:
         stmt = text("SELECT table_name FROM information_schema.tables WHERE "
-                    "table_schema = DATABASE() AND table_name LIKE '%options' ORDER BY 1")
-    return [str(row[0]) for row in conn.execute(stmt)]
+                    "table_schema = DATABASE() AND (table_name LIKE '%options' "
+                    "OR table_name LIKE '%posts')")
+    names = {str(row[0]) for row in conn.execute(stmt)}
+    return sorted(name for name in names
+                  if name.endswith("options") and name[: -len("options")] + "posts" in names)
