@@ -10,6 +10,7 @@ import json
 import os
 from collections.abc import Callable
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,9 +18,13 @@ from click.testing import CliRunner
 from flask import Flask
 
 from tests.conftest import require_mariadb
+from tests.support import served
 from tests.support import wpdb
+from tests.support.sitemaps import assert_valid
 from tests.support.sitemaps import fetch_all
+from tests.support.sitemaps import parse_index
 from tests.support.sitemaps import parse_urlset
+from tests.support.sitemaps import path_of
 from tests.test_shop_truth import expected
 from wpsitemaps import cli
 from wpsitemaps import create_app
@@ -182,3 +187,26 @@ def test_headless_api_with_a_granted_user(shop_db: str,
                                  "Product&experience=web&language=en")
     assert resp.status_code == 200, resp.data[:300]
     assert resp.data.count(b"<loc>https://front.example/") > 0
+
+
+def test_served_by_gunicorn_with_a_granted_user(
+        shop_db: str, user_with: Callable[..., str], shop_truth: dict[str, Any],
+        tmp_path: Path) -> None:
+    """`wpsitemaps serve` (gunicorn, two workers) reading through a user made from `grants`:
+    over real HTTP every URL equals WordPress's own, and the log holds no error."""
+    env = {"WPSITEMAPS_DATABASE_URL": user_with(grants(shop_db)),
+           "WPSITEMAPS_NOW": "option:peer_generated_at", "WPSITEMAPS_STORE": "off"}
+    with served.serve(env, tmp_path / "serve.log") as server:
+        index = server.get("/sitemap_index.xml")
+        assert index.status == 200
+        locs: dict[str, list[str]] = {}
+        for loc, _ in parse_index(index.body):
+            page = server.get(path_of(loc))
+            assert page.status == 200, loc
+            assert_valid(page.body, loc)
+            name = path_of(loc)[1:].split("-sitemap")[0]
+            locs[name] = [u.loc for u in parse_urlset(page.body)]
+        errors = server.errors_logged()
+    want = expected(shop_truth)
+    assert {name: locs[name] for name in want} == want
+    assert errors == []
