@@ -239,3 +239,17 @@ def test_wrong_prefix_on_sqlite(peer_sqlite_url: str, monkeypatch: pytest.Monkey
                           "core (8 more required tables unreadable)"]
     one_line(request_lines(peer_sqlite_url, caplog, prefix="wpx_", requests=6),
              "table wpx_options does not exist: check the table prefix")
+
+
+@pytest.mark.parametrize("command", [["explain", "/hello/"], ["export", "out"],
+                                     ["robots-lines"]])
+def test_other_commands_say_the_cause(command: list[str], tmp_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """`explain`, `export` and `robots-lines` name the cause in one line too."""
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli.main, command, env={
+        "WPSITEMAPS_DATABASE_URL": "sqlite:///gone.sqlite", "WPSITEMAPS_STORE": "off"})
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("wpsitemaps: ")
+    assert f"cannot open the SQLite database {tmp_path}/gone.sqlite (does not exist)" in lines[0]

@@ -165,7 +165,8 @@ def robots_lines(full: bool, feeds: bool) -> None:
                 return
             text = robots_text(session)
     except SQLAlchemyError as exc:
-        fail(f"robots.txt answered 503: the database cannot be read ({exc.__class__.__name__})")
+        fail(f"robots.txt answered 503: the database cannot be read: "
+             f"{service.outage.describe(exc)}")
     except ExportError as exc:
         fail(str(exc))
     lines = text.splitlines() if full else [
@@ -234,8 +235,8 @@ def _export_one(service: Service, directory: Path, with_gzip: bool, base_url: st
         except (ExportError, OSError) as exc:
             fail(f"export failed, {directory} left as it was: {exc}")
         except SQLAlchemyError as exc:
-            fail(f"export failed, {directory} left as it was: the database cannot be read "
-                 f"({exc.__class__.__name__})")
+            fail(f"export failed, {directory} left as it was: the database cannot be read: "
+                 f"{service.outage.describe(exc)}")
     click.echo(f"wrote {count} files to {directory}")
 
 
