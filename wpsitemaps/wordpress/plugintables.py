@@ -1,4 +1,5 @@
-"""Tables that only some sites have, defined once beside schema.py: WPML's, Yoast's, AIOSEO's.
+"""Tables that only some sites have, defined once beside schema.py: WPML's, Yoast's,
+AIOSEO's and WooCommerce's attribute table.
 
 They exist only where the plugin is (or was) installed, so callers check for them before
 reading (queries/wpml.py, headless/queries.py, queries/yoast.py). As in schema.py, only the
@@ -86,3 +87,13 @@ def aioseo_posts(prefix: str) -> Table:
                  Column("canonical_url", Text),
                  Column("robots_default", Integer),
                  Column("robots_noindex", Integer))
+
+
+@functools.lru_cache(maxsize=64)
+def woocommerce_attributes(prefix: str) -> Table:
+    """WooCommerce's `{prefix}woocommerce_attribute_taxonomies`: one row per product
+    attribute, the `pa_{attribute_name}` taxonomies (plugintypes.py)."""
+    return Table(_checked(prefix) + "woocommerce_attribute_taxonomies", MetaData(),
+                 Column("attribute_id", BigInteger, primary_key=True),
+                 Column("attribute_name", String(200)),
+                 Column("attribute_public", Integer))
