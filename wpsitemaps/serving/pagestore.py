@@ -43,6 +43,7 @@ from datetime import datetime
 from typing import Any
 from typing import TypeVar
 
+from wpsitemaps.metrics import PAGE_STORE
 from wpsitemaps.store.base import Guard
 from wpsitemaps.store.base import Record
 from wpsitemaps.store.base import Store
@@ -89,6 +90,7 @@ class PageStore:
             return None
         if expired(now, rec.checked_at, self.window):
             return None
+        PAGE_STORE.labels(outcome="window").inc()
         return rec
 
     def stale(self, key: str) -> tuple[Record, float] | None:
@@ -99,6 +101,7 @@ class PageStore:
         now = self.clock()
         if rec is None or now - rec.rendered_at >= self.ttl + self.stale_for:
             return None
+        PAGE_STORE.labels(outcome="stale").inc()
         return rec, max(0.0, now - max(rec.rendered_at, rec.checked_at))
 
     def attempt(self, fn: Callable[..., T], *args: Any) -> T | None:
@@ -112,11 +115,13 @@ class PageStore:
         if rec is None or expired(now, rec.rendered_at, self.ttl):
             return None, None
         if not expired(now, rec.checked_at, self.window):
+            PAGE_STORE.labels(outcome="window").inc()
             return rec, None
         fp = fingerprint()
         if fp is None or fp != rec.fingerprint:
             return None, fp
         self.attempt(self.backend.touch, key, now)
+        PAGE_STORE.labels(outcome="revalidated").inc()
         return rec, fp
 
     def rendered(self, key: str, fp: str | None, render: Render) -> tuple[Record, bytes]:
