@@ -9,12 +9,14 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.support.sitemaps import assert_valid
+from tests.support.sitemaps import path_of
 from wpsitemaps.serving.variants import gzip_bytes
 from wpsitemaps.web.accept import gzip_quality
 from wpsitemaps.web.gzip import add_vary
 
-PATHS = ["/sitemap_index.xml", "/post-sitemap.xml", "/page-sitemap.xml",
-         "/category-sitemap.xml", "/author-sitemap.xml"]
+PATHS = ["/post-sitemap.xml", "/page-sitemap.xml", "/category-sitemap.xml",
+         "/author-sitemap.xml"]
 
 
 @pytest.mark.parametrize("path", PATHS)
@@ -24,6 +26,21 @@ def test_gz_twin_decompresses_to_identical_xml(client: FlaskClient, path: str) -
     packed = client.get(path + ".gz")
     assert packed.status_code == 200
     assert gzip.decompress(packed.data) == plain.data
+
+
+def test_gz_index_lists_the_gz_sitemaps(client: FlaskClient) -> None:
+    """`sitemap_index.xml.gz` is the index with each sitemap's `.xml.gz`: the same bytes but
+    for `.gz` after each `.xml` loc, a valid index, and each listed file is gzip."""
+    plain = client.get("/sitemap_index.xml").data
+    packed = client.get("/sitemap_index.xml.gz")
+    assert packed.headers["Content-Type"] == "application/gzip"
+    listing = gzip.decompress(packed.data)
+    assert_valid(listing)
+    assert listing == plain.replace(b".xml</loc>", b".xml.gz</loc>")
+    locs = re.findall(r"<loc>([^<]+)</loc>", listing.decode())
+    assert locs and all(loc.endswith("-sitemap.xml.gz") for loc in locs)
+    for loc in locs:
+        assert client.get(path_of(loc)).data[:2] == b"\x1f\x8b", loc
 
 
 def test_gz_twin_headers(client: FlaskClient) -> None:

@@ -22,11 +22,11 @@ from werkzeug.wrappers.response import Response as BaseResponse
 from wpsitemaps.paths import STYLESHEETS
 from wpsitemaps.paths import XSL_DIR
 from wpsitemaps.serving import documents
+from wpsitemaps.serving import variants
 from wpsitemaps.serving.documents import Address
 from wpsitemaps.serving.documents import NoSuchDocument
 from wpsitemaps.serving.service import Service
 from wpsitemaps.serving.variants import gzip_bytes
-from wpsitemaps.serving.variants import gzipped
 from wpsitemaps.sitemaps.feeds import FEED_PATHS
 from wpsitemaps.sitemaps.providers.base import NotReady
 from wpsitemaps.web import robots
@@ -101,8 +101,8 @@ def gzipped_sitemap(stem: str) -> BaseResponse:
 
 
 def gz_file(doc: documents.Document) -> BaseResponse:
-    """The `.xml.gz` answer of a document: its gzip twin as a file of its own."""
-    doc, packed = gzipped(doc)
+    """The `.xml.gz` answer of a document: its gzip file (serving.variants.gz_file)."""
+    doc, packed = variants.gz_file(doc)
     return gz_answer(packed.body, doc.lastmod, doc.age)
 
 
