@@ -113,3 +113,20 @@ def test_healthz_on_a_network_needs_no_site(ms_url: str) -> None:
     sqlite_exec(ms_url, "DROP TABLE wp_blogs")
     app = create_app({"TESTING": True, "DATABASE_URL": ms_url, "TABLE_PREFIX": "wp_"})
     assert get(app.test_client(), "http://evil.example/healthz").status_code == 200
+
+
+def test_database_errors_are_counted(make_app: Callable[..., Flask]) -> None:
+    """A request the database fails on counts in wpsitemaps_database_errors_total (and the
+    request in wpsitemaps_http_requests_total by its kind and status)."""
+    from prometheus_client import REGISTRY
+
+    def value(name: str, **labels: str) -> float:
+        return REGISTRY.get_sample_value(name, labels) or 0.0
+
+    app = make_app(small_site())
+    sqlite_path(app).write_bytes(b"this is not an SQLite database\x00" * 200)
+    errors = value("wpsitemaps_database_errors_total", kind="other")
+    answered = value("wpsitemaps_http_requests_total", kind="sitemap", status="503")
+    assert app.test_client().get("/post-sitemap.xml").status_code == 503
+    assert value("wpsitemaps_database_errors_total", kind="other") > errors
+    assert value("wpsitemaps_http_requests_total", kind="sitemap", status="503") == answered + 1
