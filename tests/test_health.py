@@ -130,3 +130,12 @@ def test_database_errors_are_counted(make_app: Callable[..., Flask]) -> None:
     assert app.test_client().get("/post-sitemap.xml").status_code == 503
     assert value("wpsitemaps_database_errors_total", kind="other") > errors
     assert value("wpsitemaps_http_requests_total", kind="sitemap", status="503") == answered + 1
+
+
+def test_probes_answer_head(make_app: Callable[..., Flask]) -> None:
+    """HEAD on a probe gives its status and headers without a body."""
+    client = make_app(small_site()).test_client()
+    for path in ("/healthz", "/readyz"):
+        resp = client.head(path)
+        assert (resp.status_code, resp.data) == (200, b"")
+        assert resp.headers["Cache-Control"] == "no-store"

@@ -55,9 +55,9 @@ def note_kind(resp: BaseResponse) -> BaseResponse:
     return resp
 
 
-def probe_answer(start_response: Callable[..., Any], status: int,
-                 reason: str) -> Iterable[bytes]:
-    """A probe's plain answer, never cached."""
+def probe_answer(start_response: Callable[..., Any], status: int, reason: str,
+                 head: bool = False) -> Iterable[bytes]:
+    """A probe's plain answer, never cached (HEAD: the headers alone)."""
     body = (reason + "\n").encode()
     phrase = {200: "OK", 404: "Not Found", 405: "Method Not Allowed",
               503: "Service Unavailable"}[status]
@@ -65,7 +65,7 @@ def probe_answer(start_response: Callable[..., Any], status: int,
                                           ("Cache-Control", "no-store"),
                                           ("Content-Length", str(len(body))),
                                           ("X-Content-Type-Options", "nosniff")])
-    return [body]
+    return [] if head else [body]
 
 
 class Observed:
@@ -97,14 +97,16 @@ class Observed:
     def probe(self, environ: dict[str, Any], start_response: Any,
               path: str) -> Iterable[bytes]:
         """`/healthz`: the process answers. `/readyz`: the site of this Host can be served."""
-        if environ.get("REQUEST_METHOD") not in ("GET", "HEAD"):
+        method = environ.get("REQUEST_METHOD")
+        if method not in ("GET", "HEAD"):
             return probe_answer(start_response, 405, "405 Method Not Allowed: GET or HEAD")
+        head = method == "HEAD"
         if path == "/healthz":
-            return probe_answer(start_response, 200, "ok")
+            return probe_answer(start_response, 200, "ok", head)
         host = environ.get("HTTP_HOST") or environ.get("SERVER_NAME", "")
         ready = readiness(self.service, host, path)
         text = ready.reason if ready.status == 200 else f"not ready: {ready.reason}"
-        return probe_answer(start_response, ready.status, text)
+        return probe_answer(start_response, ready.status, text, head)
 
 
 def init_app(app: Flask, service: Service) -> None:
