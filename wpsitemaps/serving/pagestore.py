@@ -31,6 +31,7 @@ web.negotiate decides which variant a request gets.
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -42,9 +43,12 @@ from wpsitemaps.store.base import Guard
 from wpsitemaps.store.base import Record
 from wpsitemaps.store.base import Store
 
+log = logging.getLogger(__name__)
 T = TypeVar("T")
 Render = Callable[[], tuple[bytes, datetime | None]]
 Fingerprint = Callable[[], str | None]
+# Told (key, old bytes, new bytes) when a render replaces a different stored one (IndexNow).
+Replaced = Callable[[str, bytes, bytes], None]
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,7 @@ class PageStore:
         self.stale_for = stale_for
         self.clock = clock
         self.guard = Guard(backend)
+        self.on_replace: Replaced | None = None
 
     def key(self, site_key: str, document: str) -> str:
         """'{namespace}/{site.key}/{document}' (docs/performance.md, "What is stored")."""
@@ -117,8 +122,16 @@ class PageStore:
         body, lastmod = render()
         rec = Record(fp or "", hashlib.sha256(body).hexdigest(), self.clock(),
                      lastmod.isoformat() if lastmod else None)
-        if fp is not None:
-            self.attempt(self.backend.put, key, rec, body)
+        if fp is None:
+            return rec, body
+        old = self.attempt(self.backend.get, key) if self.on_replace is not None else None
+        self.attempt(self.backend.put, key, rec, body)
+        if self.on_replace is not None and old is not None and old.body is not None \
+                and old.etag != rec.etag:
+            try:
+                self.on_replace(key, old.body, body)
+            except Exception:  # noqa: BLE001 - a listener never costs an answer
+                log.exception("a listener of %s's replacement failed", key)
         return rec, body
 
     def body(self, key: str, rec: Record) -> bytes | None:

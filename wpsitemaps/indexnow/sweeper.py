@@ -1,0 +1,131 @@
+"""The sweeper: revalidates a site's stored sitemaps every `indexnow_sweep` seconds, so a
+change is found (and submitted) without a crawler asking for the sitemap.
+
+It reads documents as every caller does (serving.documents, window=False): an unchanged
+page costs its fingerprint query; a changed one is rendered and stored, and the page
+store's replacement hook hands the two renderings to the diff. One process sweeps a site at
+a time (a lease per site). `revalidate(session, addresses)` is the seam for a change
+stream: given the documents a change touched, it revalidates those alone.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from collections.abc import Iterable
+from urllib.parse import urlsplit
+
+from wpsitemaps.cache.leases import KEEPER
+from wpsitemaps.serving import documents
+from wpsitemaps.serving.documents import Address
+from wpsitemaps.serving.documents import NoSuchDocument
+from wpsitemaps.serving.service import Service
+from wpsitemaps.serving.service import SiteSession
+from wpsitemaps.serving.sites import Resolved
+from wpsitemaps.sitemaps.providers.base import NotReady
+from wpsitemaps.wordpress.limits import within
+from wpsitemaps.wordpress.queries import network as qnet
+
+log = logging.getLogger(__name__)
+LOCAL_HOST = "localhost"  # what a single site resolves from (serving.refresh's warm-up)
+
+
+def listed(session: SiteSession) -> list[Address]:
+    """The index and every document it lists (read through the store like any caller)."""
+    index = documents.get(session, Address(), window=False).loaded()
+    out = [Address()]
+    for loc in _sitemap_locs(index.data or b""):
+        try:
+            out.append(documents.parse(urlsplit(loc).path.rsplit("/", 1)[-1]))
+        except NoSuchDocument:
+            continue
+    return out
+
+
+def revalidate(session: SiteSession, addresses: Iterable[Address]) -> int:
+    """Revalidate these documents of the session's site (a changed one is rendered and
+    stored, which reports its changes); how many were read."""
+    count = 0
+    for address in addresses:
+        try:
+            documents.get(session, address, window=False)
+        except (NoSuchDocument, NotReady):
+            continue
+        count += 1
+    return count
+
+
+def sites(service: Service) -> list[Resolved]:
+    """Every site the service serves: the single site, or each live site of a network."""
+    with service.connect() as conn:
+        mode = service.sites.mode(service.connect)
+        if mode.network is None:
+            return [service.resolve(LOCAL_HOST, "/")]
+        base, out, after = service.sites.base_prefix, [], 0
+        while rows := qnet.blogs(conn, base, after):
+            out += [service.sites.resolve_blog(conn, b.blog_id) for b in rows
+                    if b.site_id == mode.network.network_id and b.state == "live"]
+            after = rows[-1].blog_id
+    return [r for r in out if not r.missing]
+
+
+class Sweeper:
+    """Sweeps every site every `every` seconds in a daemon thread."""
+
+    def __init__(self, service: Service, every: float,
+                 find: Callable[[SiteSession], Iterable[Address]] = listed) -> None:
+        self.service = service
+        self.every = every
+        self.find = find
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def sweep(self) -> int:
+        """One sweep of every site this process gets the lease of; documents read."""
+        pages = self.service.pages
+        if pages is None:
+            return 0
+        read = 0
+        with within(self.service.settings.db_background_timeout):
+            for res in sites(self.service):
+                lease = KEEPER.take(pages.guard, f"{pages.namespace}/indexnow/sweep-{res.key}")
+                if lease is None:
+                    continue
+                try:
+                    with SiteSession(self.service, res) as session:
+                        read += revalidate(session, self.find(session))
+                finally:
+                    KEEPER.give_back(lease)
+        return read
+
+    def start(self) -> None:
+        """Sweep in a daemon thread until stop()."""
+        if self._thread is None or not self._thread.is_alive():
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, name="wpsitemaps-sweep",
+                                            daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        """Stop after the current sweep."""
+        self._stop.set()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            try:
+                self.sweep()
+            except Exception:  # noqa: BLE001 - the next sweep tries again
+                log.exception("IndexNow sweep failed")
+
+
+def _sitemap_locs(body: bytes) -> list[str]:
+    """The `<sitemap><loc>`s of an index."""
+    import xml.etree.ElementTree as ET
+
+    ns = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+    try:
+        root = ET.fromstring(body)  # noqa: S314 - our own rendering
+    except ET.ParseError:
+        return []
+    return [(s.findtext(f"{ns}loc") or "").strip() for s in root.iter(f"{ns}sitemap")]
