@@ -5,6 +5,7 @@ the outbox's clock is injected where waiting would be long."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from collections.abc import Iterator
@@ -18,7 +19,6 @@ from tests.support.indexnow import Endpoint
 from tests.support.indexnow import running_endpoint
 from tests.support.indexnow import served
 from tests.support.storeclock import Clock
-from tests.support.storeclock import with_clock
 from tests.support.storeclock import write
 from tests.test_store_freshness import insert_post
 from wpsitemaps.indexnow.feature import IndexNow
@@ -59,7 +59,8 @@ def indexnow_app(make: Callable[..., Flask], endpoint: Endpoint, store: Path,
                  clock: Clock | None = None, **config: object) -> Served:
     """small_site with a page store at `store` and IndexNow posting to `endpoint`."""
     app = make(small_site(), STORE=str(store), STORE_WINDOW=0, INDEXNOW_ENDPOINTS=endpoint.url,
-               INDEXNOW_BATCH_WINDOW=WINDOW, INDEXNOW_BACKOFF_MIN=1, **config)
+               INDEXNOW_BATCH_WINDOW=WINDOW, INDEXNOW_BACKOFF_MIN=1, STORE_NAMESPACE="site",
+               **config)
     feature = active(service_of(app))
     assert feature is not None
     moved = clock or Clock()
@@ -146,11 +147,24 @@ def test_slug_change_submits_old_and_new(site: Served, endpoint: Endpoint) -> No
     assert sorted(got) == [f"{HOME}/renamed/", f"{HOME}/second-post/"]
 
 
-def test_term_rename_submits_old_and_new(site: Served, endpoint: Endpoint) -> None:
-    """A category whose slug changes: its old and new archive URLs are sent."""
-    got = submitted_after(site, endpoint, "UPDATE wp_terms SET slug = 'headlines' "
-                          "WHERE slug = 'news'")
-    assert sorted(got) == [f"{HOME}/category/headlines/", f"{HOME}/category/news/"]
+def test_term_rename_submits_old_and_new(make_app: Callable[..., Flask], endpoint: Endpoint,
+                                         tmp_path: Path) -> None:
+    """A category whose slug changes: its old and new archive URLs are sent once the term
+    list (a value of the value cache) is read again, cache_ttl after it was."""
+    found = indexnow_app(make_app, endpoint, tmp_path / "pages", CACHE_TTL=1)
+    background = service_of(found.app).background
+    assert background is not None
+    with served(found.app) as base:
+        endpoint.service = base
+        found.sweep()
+        write(found.app, "UPDATE wp_terms SET slug = 'headlines' WHERE slug = 'news'")
+        time.sleep(1.2)  # the term list's TTL (real time: the value cache's clock)
+        found.sweep()  # serves the stale list and starts the background refresh
+        while background.running():
+            time.sleep(0.05)
+        found.sweep()
+        found.submit()
+    assert sorted(endpoint.urls()) == [f"{HOME}/category/headlines/", f"{HOME}/category/news/"]
 
 
 def test_a_burst_of_500_edits_is_one_request(site: Served, endpoint: Endpoint) -> None:
@@ -263,7 +277,6 @@ def test_two_processes_sharing_a_store_submit_each_url_once(
                                                         urls[n:n + 30])
             clock.advance(WINDOW)
             threads = [one.feature.submitter, two.feature.submitter]
-            import threading
             runs = [threading.Thread(target=s.run_once) for s in threads]
             for r in runs:
                 r.start()
