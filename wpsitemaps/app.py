@@ -43,9 +43,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     service = service_for(load_settings(config))
     enable_refresh(service)
-    indexnow = enable_indexnow(service)
-    if indexnow is not None and not (config or {}).get("TESTING"):
-        indexnow.start()
+    # IndexNow's hook on the page store and its key file; wsgi.py starts its threads.
+    enable_indexnow(service)
     app = Flask(__name__, template_folder=str(TEMPLATES_DIR), static_folder=None)
     app.config["TESTING"] = bool((config or {}).get("TESTING", False))
     context.init_app(app, service)
