@@ -167,6 +167,51 @@ def test_term_rename_submits_old_and_new(make_app: Callable[..., Flask], endpoin
     assert sorted(endpoint.urls()) == [f"{HOME}/category/headlines/", f"{HOME}/category/news/"]
 
 
+def test_a_new_sitemap_page_submits_its_urls(make_app: Callable[..., Flask],
+                                             endpoint: Endpoint, tmp_path: Path) -> None:
+    """Posts that land on a page the site did not have (two per page here) are submitted:
+    the index began to list the page, so its first rendering is all new."""
+    found = indexnow_app(make_app, endpoint, tmp_path / "pages", ENTRIES_PER_PAGE=2)
+    with served(found.app) as base:
+        endpoint.service = base
+        found.sweep()
+        insert_post(found.app, 50, "fills-page-two")
+        insert_post(found.app, 51, "opens-page-three")
+        found.sweep()
+        found.submit()
+    assert sorted(endpoint.urls()) == [f"{HOME}/fills-page-two/", f"{HOME}/opens-page-three/"]
+
+
+def test_a_page_that_goes_away_submits_its_urls(make_app: Callable[..., Flask],
+                                                endpoint: Endpoint, tmp_path: Path) -> None:
+    """Trashing the posts of the last page takes the page out of the index: the URLs it
+    listed are submitted as removed."""
+    found = indexnow_app(make_app, endpoint, tmp_path / "pages", ENTRIES_PER_PAGE=2)
+    with served(found.app) as base:
+        endpoint.service = base
+        found.sweep()
+        assert found.app.test_client().get("/post-sitemap2.xml").status_code == 200
+        write(found.app, "UPDATE wp_posts SET post_status = 'trash' WHERE ID = 3")
+        found.sweep()
+        found.submit()
+    assert endpoint.urls() == [f"{HOME}/third-post/"]
+
+
+def test_an_article_leaving_the_news_sitemap_is_not_submitted(site: Served,
+                                                              endpoint: Endpoint) -> None:
+    """Two days later the articles age out of the news sitemap: they still exist, so
+    nothing is sent (the post sitemaps did not change)."""
+    news = site.app.test_client().get("/news-sitemap.xml").get_data(as_text=True)
+    assert f"{HOME}/first-post/" in news
+    write(site.app, "UPDATE wp_options SET option_value = ? WHERE option_name = 'test_now'",
+          str(2_000_000_000))
+    site.sweep()
+    assert f"{HOME}/first-post/" not in site.app.test_client().get(
+        "/news-sitemap.xml").get_data(as_text=True)
+    site.submit()
+    assert endpoint.requests == []
+
+
 def test_a_burst_of_500_edits_is_one_request(site: Served, endpoint: Endpoint) -> None:
     """500 posts published over four seconds of sweeps go out in one request."""
     for round_ in range(5):

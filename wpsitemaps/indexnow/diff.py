@@ -8,10 +8,16 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+# A news or video sitemap lists a subset of the posts the post sitemaps list (the last 48
+# hours' articles, the posts with a video), newest first: an article leaving it has aged
+# out, not gone. Changes are read from the post sitemaps, which list every one of them.
+SUBSETS = ("{http://www.google.com/schemas/sitemap-news/0.9}",
+           "{http://www.google.com/schemas/sitemap-video/1.1}")
 
 
 def entries(body: bytes) -> dict[str, str]:
-    """loc -> lastmod ('' without one) of a `<urlset>`; {} for anything else (an index)."""
+    """loc -> lastmod ('' without one) of a `<urlset>`; {} for anything else (an index, a
+    news or video sitemap)."""
     try:
         root = ET.fromstring(body)  # noqa: S314 - our own rendering, no DTD, no entities
     except ET.ParseError:
@@ -20,6 +26,8 @@ def entries(body: bytes) -> dict[str, str]:
         return {}
     out = {}
     for url in root.iter(f"{NS}url"):
+        if any(child.tag.startswith(SUBSETS) for child in url):
+            return {}
         loc = (url.findtext(f"{NS}loc") or "").strip()
         if loc:
             out[loc] = (url.findtext(f"{NS}lastmod") or "").strip()
@@ -31,3 +39,14 @@ def changed(old: bytes, new: bytes) -> list[str]:
     before, after = entries(old), entries(new)
     touched = [loc for loc, mod in after.items() if before.get(loc) != mod]
     return touched + [loc for loc in before if loc not in after]
+
+
+def sitemaps(body: bytes) -> set[str]:
+    """The `<sitemap><loc>`s of a `<sitemapindex>` (empty for anything else)."""
+    try:
+        root = ET.fromstring(body)  # noqa: S314 - our own rendering
+    except ET.ParseError:
+        return set()
+    if root.tag != f"{NS}sitemapindex":
+        return set()
+    return {(s.findtext(f"{NS}loc") or "").strip() for s in root.iter(f"{NS}sitemap")}

@@ -8,6 +8,8 @@ import time
 from collections.abc import Callable
 
 from wpsitemaps.indexnow.diff import changed
+from wpsitemaps.indexnow.diff import entries
+from wpsitemaps.indexnow.diff import sitemaps
 from wpsitemaps.indexnow.outbox import Outbox
 from wpsitemaps.indexnow.protocol import post
 from wpsitemaps.indexnow.submitter import Plan
@@ -35,9 +37,29 @@ class IndexNow:
         self.submitter = Submitter(outbox, service.pages.guard, self.plan, send)
         self.sweeper = Sweeper(service, settings.indexnow_sweep)
 
-    def replaced(self, _key: str, old: bytes, new: bytes) -> None:
-        """The page store replaced a rendering: queue what its sitemap entries say changed."""
-        urls = changed(old, new)
+    def replaced(self, key: str, old: bytes | None, new: bytes) -> None:
+        """The page store stored a rendering: queue what its sitemap entries say changed.
+
+        A page stored for the first time is new only when its site's index, replaced, began
+        to list it (the site grew a page): then all its URLs were added. Else it is a page
+        that was never stored (a cold store) and says nothing. A page the index stopped
+        listing had all its stored URLs removed."""
+        folder = key.rsplit("/", 1)[0]
+        if old is None:
+            if self.outbox.unexpect(key):
+                self._queue(list(entries(new)))
+            return
+        before, after = sitemaps(old), sitemaps(new)
+        if before or after:
+            self.outbox.expect([f"{folder}/{_filename(u)}" for u in after - before])
+            for url in before - after:
+                gone = self.outbox.backend.get(f"{folder}/{_filename(url)}")
+                if gone is not None and gone.body is not None:
+                    self._queue(list(entries(gone.body)))
+            return
+        self._queue(changed(old, new))
+
+    def _queue(self, urls: list[str]) -> None:
         if urls:
             self.outbox.add(self.plan.endpoints, urls)
 
@@ -73,6 +95,11 @@ def enable(service: Service, clock: Callable[[], float] = time.time,
     pages.on_replace = feature.replaced
     _ACTIVE[id(service)] = feature
     return feature
+
+
+def _filename(url: str) -> str:
+    """The file name a sitemap URL ends with (its document's name in the store)."""
+    return url.rstrip("/").rsplit("/", 1)[-1]
 
 
 def active(service: Service) -> IndexNow | None:

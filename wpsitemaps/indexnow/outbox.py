@@ -111,6 +111,16 @@ class Outbox:
         self.backend.set_fields(self.state, {"key": new_key()}, only_new=True)
         return self.backend.fields(self.state)["key"]
 
+    def expect(self, keys: Iterable[str]) -> None:
+        """Mark documents an index began to list: their first rendering is all new."""
+        marks = {f"new {k}": "1" for k in keys}
+        if marks:
+            self.backend.set_fields(self.state, marks)
+
+    def unexpect(self, key: str) -> bool:
+        """Whether `key` was marked new (the mark is removed)."""
+        return self.backend.drop_fields(self.state, {f"new {key}": "1"}) > 0
+
     def note(self, kind: str, endpoint: str, host: str, value: dict[str, Any] | None) -> None:
         """Record (or, with None, clear) a fact about an endpoint and a host."""
         name = f"{kind} {endpoint} {host}"

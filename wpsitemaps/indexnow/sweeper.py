@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 from wpsitemaps.cache.leases import KEEPER
+from wpsitemaps.indexnow.diff import sitemaps
 from wpsitemaps.serving import documents
 from wpsitemaps.serving.documents import Address
 from wpsitemaps.serving.documents import NoSuchDocument
@@ -35,7 +36,7 @@ def listed(session: SiteSession) -> list[Address]:
     """The index and every document it lists (read through the store like any caller)."""
     index = documents.get(session, Address(), window=False).loaded()
     out = [Address()]
-    for loc in _sitemap_locs(index.data or b""):
+    for loc in sorted(sitemaps(index.data or b"")):
         try:
             out.append(documents.parse(urlsplit(loc).path.rsplit("/", 1)[-1]))
         except NoSuchDocument:
@@ -118,14 +119,3 @@ class Sweeper:
             except Exception:  # noqa: BLE001 - the next sweep tries again
                 log.exception("IndexNow sweep failed")
 
-
-def _sitemap_locs(body: bytes) -> list[str]:
-    """The `<sitemap><loc>`s of an index."""
-    import xml.etree.ElementTree as ET
-
-    ns = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
-    try:
-        root = ET.fromstring(body)  # noqa: S314 - our own rendering
-    except ET.ParseError:
-        return []
-    return [(s.findtext(f"{ns}loc") or "").strip() for s in root.iter(f"{ns}sitemap")]

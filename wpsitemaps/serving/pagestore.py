@@ -47,8 +47,9 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 Render = Callable[[], tuple[bytes, datetime | None]]
 Fingerprint = Callable[[], str | None]
-# Told (key, old bytes, new bytes) when a render replaces a different stored one (IndexNow).
-Replaced = Callable[[str, bytes, bytes], None]
+# Told (key, old bytes or None: first stored, new bytes) when a render is stored in place of
+# a different one, or of none (IndexNow's diff).
+Replaced = Callable[[str, bytes | None, bytes], None]
 
 
 @dataclass(frozen=True)
@@ -124,12 +125,14 @@ class PageStore:
                      lastmod.isoformat() if lastmod else None)
         if fp is None:
             return rec, body
-        old = self.attempt(self.backend.get, key) if self.on_replace is not None else None
+        if self.on_replace is None:
+            self.attempt(self.backend.put, key, rec, body)
+            return rec, body
+        old = self.attempt(self.backend.get, key)
         self.attempt(self.backend.put, key, rec, body)
-        if self.on_replace is not None and old is not None and old.body is not None \
-                and old.etag != rec.etag:
+        if old is None or old.etag != rec.etag:
             try:
-                self.on_replace(key, old.body, body)
+                self.on_replace(key, old.body if old is not None else None, body)
             except Exception:  # noqa: BLE001 - a listener never costs an answer
                 log.exception("a listener of %s's replacement failed", key)
         return rec, body
