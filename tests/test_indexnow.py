@@ -21,6 +21,8 @@ from tests.support.indexnow import served
 from tests.support.storeclock import Clock
 from tests.support.storeclock import write
 from tests.test_store_freshness import insert_post
+from wpsitemaps.config import ConfigError
+from wpsitemaps.config import load_settings
 from wpsitemaps.indexnow.feature import IndexNow
 from wpsitemaps.indexnow.feature import active
 from wpsitemaps.web.context import service_of
@@ -353,3 +355,36 @@ def test_a_change_reaches_the_endpoint_within_60_seconds(
     elapsed = endpoint.times[0] - start
     print(f"IndexNow: published -> accepted in {elapsed:.1f} s")
     assert elapsed < 60
+
+
+def test_no_key_file_when_indexnow_is_off(make_app: Callable[..., Flask],
+                                          tmp_path: Path) -> None:
+    """Without endpoints nothing answers at /{key}.txt, and no hook watches the store."""
+    app = make_app(small_site(), STORE=str(tmp_path / "pages"), INDEXNOW_KEY="abcdef123456")
+    assert app.test_client().get("/abcdef123456.txt").status_code == 404
+    assert active(service_of(app)) is None
+    assert service_of(app).pages.on_replace is None  # type: ignore[union-attr]
+
+
+def test_a_configured_key_is_served(make_app: Callable[..., Flask], endpoint: Endpoint,
+                                    tmp_path: Path) -> None:
+    """indexnow_key is the key served and sent, not a generated one."""
+    found = indexnow_app(make_app, endpoint, tmp_path / "pages", INDEXNOW_KEY="my-key-2026")
+    assert found.feature.key == "my-key-2026"
+    assert found.app.test_client().get("/my-key-2026.txt").data == b"my-key-2026"
+
+
+@pytest.mark.parametrize("key", ["short", "has space in it", "x" * 129, "under_score1"])
+def test_an_invalid_key_is_a_config_error(key: str) -> None:
+    """A key outside 8-128 of [A-Za-z0-9-] stops start-up with one line naming it."""
+    with pytest.raises(ConfigError, match="WPSITEMAPS_INDEXNOW_KEY"):
+        load_settings({"DATABASE_URL": "sqlite://", "INDEXNOW_KEY": key})
+
+
+def test_on_names_the_shared_endpoint() -> None:
+    """indexnow_endpoints = "on" is the shared api.indexnow.org endpoint; empty is off."""
+    on = load_settings({"DATABASE_URL": "sqlite://", "INDEXNOW_ENDPOINTS": "on"})
+    assert on.indexnow_endpoints == ("https://api.indexnow.org/indexnow",)
+    assert load_settings({"DATABASE_URL": "sqlite://"}).indexnow_endpoints == ()
+    with pytest.raises(ConfigError, match="WPSITEMAPS_INDEXNOW_ENDPOINTS"):
+        load_settings({"DATABASE_URL": "sqlite://", "INDEXNOW_ENDPOINTS": "ftp://x/"})
