@@ -251,6 +251,35 @@ def test_429_then_200_delivers_once(site: Served, endpoint: Endpoint) -> None:
     assert endpoint.urls() == [f"{HOME}/busy/"] and site.feature.outbox.length() == 0
 
 
+def test_202_is_delivered(site: Served, endpoint: Endpoint) -> None:
+    """202 (accepted, key validation pending) counts as delivered: not sent again."""
+    endpoint.answers.append(202)
+    insert_post(site.app, 55, "accepted-later")
+    site.sweep()
+    site.submit()
+    site.submit()
+    assert endpoint.urls() == [f"{HOME}/accepted-later/"] and len(endpoint.requests) == 1
+    assert site.feature.outbox.length() == 0
+
+
+def test_a_hanging_endpoint_never_delays_an_answer(site: Served, endpoint: Endpoint) -> None:
+    """While the submitter waits on an endpoint that does not answer, sitemaps are served
+    at once (submission runs in its own thread)."""
+    endpoint.delay = 3.0
+    insert_post(site.app, 56, "slow-endpoint")
+    site.sweep()
+    site.clock.advance(WINDOW)
+    submitting = threading.Thread(target=site.feature.submitter.run_once)
+    submitting.start()
+    time.sleep(0.5)
+    assert submitting.is_alive()  # still waiting on the endpoint
+    start = time.monotonic()
+    assert site.app.test_client().get("/post-sitemap.xml").status_code == 200
+    assert time.monotonic() - start < 1.0
+    submitting.join()
+    assert endpoint.urls() == [f"{HOME}/slow-endpoint/"]
+
+
 def test_500_is_retried(site: Served, endpoint: Endpoint) -> None:
     """A 500 is retried after the back-off, then delivered."""
     endpoint.answers.append(500)

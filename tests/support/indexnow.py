@@ -35,6 +35,7 @@ class Endpoint:
         self.requests: list[dict[str, Any]] = []
         self.accepted: list[dict[str, Any]] = []
         self.times: list[float] = []
+        self.delay = 0.0  # seconds to wait before answering (a slow endpoint)
         self.lock = threading.Lock()
         self.url = ""
 
@@ -69,6 +70,7 @@ def _handler(endpoint: Endpoint) -> type[BaseHTTPRequestHandler]:
                 payload = json.loads(self.rfile.read(size))
             except ValueError:
                 payload = {}
+            time.sleep(endpoint.delay)
             status = endpoint.judge(payload)
             with endpoint.lock:
                 endpoint.requests.append(payload)
