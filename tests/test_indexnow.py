@@ -306,6 +306,28 @@ def test_a_refusal_stops_the_host(site: Served, endpoint: Endpoint, status: int,
     assert site.feature.outbox.facts("stop")[(endpoint.url, "example.test")]["status"] == status
 
 
+def test_a_stop_ends_when_the_configuration_changes(make_app: Callable[..., Flask],
+                                                    endpoint: Endpoint,
+                                                    tmp_path: Path) -> None:
+    """After a 403, a service started with another key on the same store sends the URLs
+    that waited."""
+    clock = Clock()
+    first = indexnow_app(make_app, endpoint, tmp_path / "pages", clock)
+    endpoint.answers.append(403)
+    with served(first.app) as base:
+        endpoint.service = base
+        first.feature.outbox.add(first.feature.plan.endpoints, [f"{HOME}/held/"])
+        first.submit()
+        first.submit()
+    assert len(endpoint.requests) == 1 and endpoint.accepted == []
+    second = indexnow_app(make_app, endpoint, tmp_path / "pages", clock,
+                          INDEXNOW_KEY="a-new-key-2026")
+    with served(second.app) as base:
+        endpoint.service = base
+        second.submit()
+    assert endpoint.urls() == [f"{HOME}/held/"]
+
+
 def test_a_wrong_key_file_is_refused(make_app: Callable[..., Flask], endpoint: Endpoint,
                                      tmp_path: Path) -> None:
     """The endpoint refuses (403) when the service does not serve the key (fixed key
