@@ -97,6 +97,8 @@ def test_the_key_file_is_served_and_nothing_else(site: Served) -> None:
     assert resp.status_code == 200 and resp.get_data(as_text=True) == site.feature.key
     assert resp.mimetype == "text/plain"
     assert client.get("/abcdefgh12345678.txt").status_code == 404
+    robots = client.get("/robots.txt")  # its own route still answers
+    assert robots.status_code == 200 and b"Sitemap:" in robots.data
 
 
 def test_the_first_sweep_submits_nothing(site: Served, endpoint: Endpoint) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
+import weakref
 from collections.abc import Callable
 
 from wpsitemaps.indexnow.diff import changed
@@ -19,8 +20,9 @@ from wpsitemaps.indexnow.sweeper import Sweeper
 from wpsitemaps.serving.service import Service
 
 log = logging.getLogger(__name__)
-# The one IndexNow of each service of this process, by id(service) (web/ serves its key).
-_ACTIVE: dict[int, IndexNow] = {}
+# The IndexNow of each service of this process, by id(service) (web/ serves its key). Weak:
+# the service keeps its IndexNow alive (its page store's hook), and an entry goes with it.
+_ACTIVE: weakref.WeakValueDictionary[int, IndexNow] = weakref.WeakValueDictionary()
 
 
 class IndexNow:
