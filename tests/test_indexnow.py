@@ -25,6 +25,7 @@ from wpsitemaps.config import ConfigError
 from wpsitemaps.config import load_settings
 from wpsitemaps.indexnow.feature import IndexNow
 from wpsitemaps.indexnow.feature import active
+from wpsitemaps.store.base import StoreError
 from wpsitemaps.web.context import service_of
 
 HOME = "http://example.test"
@@ -441,3 +442,35 @@ def test_on_names_the_shared_endpoint() -> None:
     assert load_settings({"DATABASE_URL": "sqlite://"}).indexnow_endpoints == ()
     with pytest.raises(ConfigError, match="WPSITEMAPS_INDEXNOW_ENDPOINTS"):
         load_settings({"DATABASE_URL": "sqlite://", "INDEXNOW_ENDPOINTS": "ftp://x/"})
+
+
+class Refusing:
+    """A store back end whose map writes fail while `down` (a busy lock, Redis away)."""
+
+    def __init__(self, backend: object) -> None:
+        self.backend = backend
+        self.down = True
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.backend, name)
+
+    def set_fields(self, *args: object, **kwargs: object) -> None:
+        if self.down:
+            raise StoreError("map write refused (test)")
+        self.backend.set_fields(*args, **kwargs)  # type: ignore[attr-defined]
+
+
+def test_a_change_seen_while_the_store_fails_is_not_lost(site: Served,
+                                                         endpoint: Endpoint) -> None:
+    """The outbox's write fails when a change is found; the change is written once the
+    store answers again, and delivered."""
+    refusing = Refusing(site.feature.outbox.backend)
+    site.feature.outbox.backend = refusing  # type: ignore[assignment]
+    insert_post(site.app, 57, "while-down")
+    site.sweep()
+    assert "while-down" in site.app.test_client().get("/post-sitemap.xml").get_data(
+        as_text=True)
+    refusing.down = False
+    site.submit()  # the pass writes what waited, and sends it on a later pass
+    site.submit()
+    assert endpoint.urls() == [f"{HOME}/while-down/"]

@@ -13,6 +13,7 @@ last answer per host, holds after 429/5xx, and stops after 400/403/422.
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -26,6 +27,7 @@ from wpsitemaps.indexnow.protocol import MAX_URLS
 from wpsitemaps.indexnow.protocol import new_key
 from wpsitemaps.indexnow.protocol import valid_key
 from wpsitemaps.store.base import Store
+from wpsitemaps.store.base import StoreError
 
 
 @dataclass(frozen=True)
@@ -70,14 +72,36 @@ class Outbox:
         self.queue = f"{space}/indexnow/outbox"
         self.state = f"{space}/indexnow/state"
         self.clock = clock
+        # Fields the store refused (down, or its lock busy): kept here and written by the
+        # next flush(), so a change seen while the store fails is not lost with it.
+        self._unsaved: dict[str, str] = {}
+        self._lock = threading.Lock()
 
     def add(self, endpoints: Sequence[str], urls: Iterable[str]) -> int:
         """Queue absolute http(s) URLs for every endpoint; how many fields were offered."""
         now = repr(self.clock())
         fields = {f"{e} {u}": now for u in urls if _host(u) for e in endpoints}
         if fields:
-            self.backend.set_fields(self.queue, fields, only_new=True)
+            try:
+                self.backend.set_fields(self.queue, fields, only_new=True)
+            except StoreError:
+                with self._lock:
+                    self._unsaved = {**fields, **self._unsaved}
+                raise
         return len(fields)
+
+    def flush(self) -> int:
+        """Write the fields the store refused before (StoreError: still refused); how many."""
+        with self._lock:
+            waiting, self._unsaved = self._unsaved, {}
+        try:
+            if waiting:
+                self.backend.set_fields(self.queue, waiting, only_new=True)
+        except StoreError:
+            with self._lock:
+                self._unsaved = {**waiting, **self._unsaved}
+            raise
+        return len(waiting)
 
     def groups(self) -> list[Group]:
         """What waits, by (endpoint, scheme, host)."""

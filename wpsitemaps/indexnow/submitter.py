@@ -64,7 +64,9 @@ class Submitter:
         self._thread: threading.Thread | None = None
 
     def run_once(self) -> list[Answer]:
-        """One pass: take the lease, post every due batch, give the lease back."""
+        """One pass: save what the store refused before, take the lease, post every due
+        batch, give the lease back."""
+        self.outbox.flush()
         lease = KEEPER.take(self.guard, self.lease_key)
         if lease is None or not lease.stored:
             if lease is not None:
