@@ -283,6 +283,21 @@ def test_a_hanging_endpoint_never_delays_an_answer(site: Served, endpoint: Endpo
     assert endpoint.urls() == [f"{HOME}/slow-endpoint/"]
 
 
+def test_retry_after_is_honoured(site: Served, endpoint: Endpoint) -> None:
+    """A 429 with Retry-After: 120 is not retried before 120 s, then delivered."""
+    endpoint.answers.append(429)
+    endpoint.retry_after = "120"
+    insert_post(site.app, 58, "told-to-wait")
+    site.sweep()
+    site.submit()
+    site.clock.advance(110)
+    site.feature.submitter.run_once()
+    assert len(endpoint.requests) == 1
+    site.clock.advance(15)
+    site.feature.submitter.run_once()
+    assert endpoint.urls() == [f"{HOME}/told-to-wait/"]
+
+
 def test_500_is_retried(site: Served, endpoint: Endpoint) -> None:
     """A 500 is retried after the back-off, then delivered."""
     endpoint.answers.append(500)

@@ -36,6 +36,7 @@ class Endpoint:
         self.accepted: list[dict[str, Any]] = []
         self.times: list[float] = []
         self.delay = 0.0  # seconds to wait before answering (a slow endpoint)
+        self.retry_after: str | None = None  # a Retry-After header sent with a 429
         self.lock = threading.Lock()
         self.url = ""
 
@@ -80,6 +81,8 @@ def _handler(endpoint: Endpoint) -> type[BaseHTTPRequestHandler]:
                     endpoint.accepted.append(payload)
                     endpoint.times.append(time.monotonic())
             self.send_response(status)
+            if status == 429 and endpoint.retry_after is not None:
+                self.send_header("Retry-After", endpoint.retry_after)
             self.send_header("Content-Length", "0")
             self.end_headers()
 

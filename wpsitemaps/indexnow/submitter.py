@@ -5,7 +5,8 @@ window (a burst of edits becomes one request), or once its oldest URL waited fou
 (a steady stream still goes out), or at once when it fills a request (10,000 URLs).
 Answers: 200/202 remove the batch; 400/403/422 stop that endpoint for that host, with one
 log line and a `check` finding, until the key or endpoints change; 429, 5xx and no answer
-hold it back exponentially (with jitter) up to `indexnow_backoff_max`, then retry.
+hold it back exponentially (with jitter, or for the answer's Retry-After when longer) up
+to `indexnow_backoff_max`, then retry.
 """
 
 from __future__ import annotations
@@ -131,6 +132,8 @@ class Submitter:
         tries = int(self.outbox.facts("hold").get(where, {}).get("tries", 0)) + 1
         delay = min(self.plan.backoff_max, self.plan.backoff_min * 2 ** (tries - 1))
         delay *= random.uniform(0.5, 1.0)  # noqa: S311 - jitter, not secrecy
+        # An endpoint's own Retry-After is honoured, within the configured longest wait.
+        delay = min(self.plan.backoff_max, max(delay, answer.retry_after or 0.0))
         log.warning("IndexNow: %s answered %s for %s; retrying in %.0f s", batch.endpoint,
                     answer.status or answer.reason, batch.host, delay)
         self.outbox.note("hold", *where, {"until": now + delay, "tries": tries,
