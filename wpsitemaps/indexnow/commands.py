@@ -87,7 +87,7 @@ def backfill(service: Service, feature: IndexNow, since: datetime) -> int:
 def _listed_since(service: Service, since: datetime) -> Iterator[str]:
     for res in sites(service):
         with SiteSession(service, res) as session:
-            for address in listed(session)[1:]:
+            for address in listed(session):
                 try:
                     body = documents.get(session, address, window=False).loaded().data
                 except (documents.NoSuchDocument, LookupError):

@@ -33,9 +33,10 @@ LOCAL_HOST = "localhost"  # what a single site resolves from (serving.refresh's 
 
 
 def listed(session: SiteSession) -> list[Address]:
-    """The index and every document it lists (read through the store like any caller)."""
+    """Every document the index lists; the index itself is revalidated on the way (read
+    through the store like any caller: a new or vanished page is found there)."""
     index = documents.get(session, Address(), window=False).loaded()
-    out = [Address()]
+    out: list[Address] = []
     for loc in sorted(sitemaps(index.data or b"")):
         try:
             out.append(documents.parse(urlsplit(loc).path.rsplit("/", 1)[-1]))
@@ -59,14 +60,16 @@ def revalidate(session: SiteSession, addresses: Iterable[Address]) -> int:
 
 def sites(service: Service) -> list[Resolved]:
     """Every site the service serves: the single site, or each live site of a network."""
+    mode = service.sites.mode(service.connect)
+    if mode.network is None:
+        return [service.resolve(LOCAL_HOST, "/")]
+    network_id, base = mode.network.network_id, service.sites.base_prefix
+    out: list[Resolved] = []
+    after = 0
     with service.connect() as conn:
-        mode = service.sites.mode(service.connect)
-        if mode.network is None:
-            return [service.resolve(LOCAL_HOST, "/")]
-        base, out, after = service.sites.base_prefix, [], 0
         while rows := qnet.blogs(conn, base, after):
             out += [service.sites.resolve_blog(conn, b.blog_id) for b in rows
-                    if b.site_id == mode.network.network_id and b.state == "live"]
+                    if b.site_id == network_id and b.state == "live"]
             after = rows[-1].blog_id
     return [r for r in out if not r.missing]
 
