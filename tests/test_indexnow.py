@@ -217,6 +217,30 @@ def test_an_article_leaving_the_news_sitemap_is_not_submitted(site: Served,
     assert endpoint.requests == []
 
 
+def test_a_sweep_too_large_for_its_interval_reads_newest_pages_first(
+        make_app: Callable[..., Flask], endpoint: Endpoint, tmp_path: Path) -> None:
+    """When a sweep cannot read every page within its interval (here: no time at all), a new
+    post is still found by the next sweep (last pages first), and an edit to an older page
+    by a later one (the other pages in turn)."""
+    found = indexnow_app(make_app, endpoint, tmp_path / "pages", ENTRIES_PER_PAGE=1)
+    sweeper = found.feature.sweeper
+    with served(found.app) as base:
+        endpoint.service = base
+        found.sweep()  # every page stored
+        sweeper.budget = 0.0
+        write(found.app, "UPDATE wp_posts SET post_modified_gmt = ? WHERE ID = 1", LATER)
+        insert_post(found.app, 50, "newest")
+        found.sweep()
+        found.submit()
+        assert f"{HOME}/newest/" in endpoint.urls()
+        sweeps = 1
+        while f"{HOME}/first-post/" not in endpoint.urls() and sweeps < 30:
+            found.sweep()
+            found.submit()
+            sweeps += 1
+    assert f"{HOME}/first-post/" in endpoint.urls() and sweeps > 1
+
+
 def test_a_burst_of_500_edits_is_one_request(site: Served, endpoint: Endpoint) -> None:
     """500 posts published over four seconds of sweeps go out in one request."""
     for round_ in range(5):

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from collections.abc import Iterable
+from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 from wpsitemaps.cache.leases import KEEPER
@@ -74,16 +76,49 @@ def sites(service: Service) -> list[Resolved]:
     return [r for r in out if not r.missing]
 
 
+def newest_first(addresses: Sequence[Address]) -> tuple[list[Address], list[Address]]:
+    """(each sitemap's last page: where new posts land, every other page)."""
+    last: dict[str | None, int] = {}
+    for address in addresses:
+        last[address.sitemap] = max(last.get(address.sitemap, 0), address.page)
+    first = [a for a in addresses if a.page == last[a.sitemap]]
+    return first, [a for a in addresses if a.page != last[a.sitemap]]
+
+
 class Sweeper:
-    """Sweeps every site every `every` seconds in a daemon thread."""
+    """Sweeps every site every `every` seconds in a daemon thread.
+
+    A site's sweep reads each sitemap's last page first, then the other pages in turn from
+    where its previous sweep stopped, for at most `budget` seconds (the interval): on a small
+    site every page every time; on a site too large for that, a new post is still found
+    within one sweep, and an edit to an older page within a few."""
 
     def __init__(self, service: Service, every: float,
-                 find: Callable[[SiteSession], Iterable[Address]] = listed) -> None:
+                 find: Callable[[SiteSession], Sequence[Address]] = listed) -> None:
         self.service = service
         self.every = every
+        self.budget = every
         self.find = find
+        self._cursor: dict[str, int] = {}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+
+    def sweep_site(self, session: SiteSession) -> int:
+        """One site: its newest pages, then older ones in turn within the budget."""
+        start = time.monotonic()
+        first, rest = newest_first(self.find(session))
+        read = revalidate(session, first)
+        if not rest:
+            return read
+        at = self._cursor.get(session.resolved.key, 0) % len(rest)
+        done = 0
+        for address in rest[at:] + rest[:at]:
+            if done and time.monotonic() - start >= self.budget:
+                break
+            read += revalidate(session, [address])
+            done += 1
+        self._cursor[session.resolved.key] = (at + done) % len(rest)
+        return read
 
     def sweep(self) -> int:
         """One sweep of every site this process gets the lease of; documents read."""
@@ -98,7 +133,7 @@ class Sweeper:
                     continue
                 try:
                     with SiteSession(self.service, res) as session:
-                        read += revalidate(session, self.find(session))
+                        read += self.sweep_site(session)
                 finally:
                     KEEPER.give_back(lease)
         return read
