@@ -402,26 +402,25 @@ def test_a_full_outbox_survives_a_restart(make_app: Callable[..., Flask], endpoi
     assert sorted(endpoint.urls()) == [f"{HOME}/a/", f"{HOME}/b/"]
 
 
-def test_two_processes_sharing_a_store_submit_each_url_once(
+def test_two_services_sharing_a_store_submit_each_url_once(
         make_app: Callable[..., Flask], endpoint: Endpoint, tmp_path: Path) -> None:
-    """Two services on one store, submitting at the same time: every URL goes out once."""
+    """Two services on one store (in one process; tests/test_indexnow_processes.py runs
+    real processes) queue in turn and submit at the same moment: every URL goes out once."""
     clock = Clock()
-    one = indexnow_app(make_app, endpoint, tmp_path / "pages", clock)
-    two = indexnow_app(make_app, endpoint, tmp_path / "pages", clock)
-    assert one.feature.key == two.feature.key
+    services = [indexnow_app(make_app, endpoint, tmp_path / "pages", clock) for _ in range(2)]
+    assert services[0].feature.key == services[1].feature.key
     urls = [f"{HOME}/p-{n}/" for n in range(300)]
-    with served(one.app) as base:
+    with served(services[0].app) as base:
         endpoint.service = base
-        for n in range(0, 300, 30):
-            (one if n % 60 else two).feature.outbox.add(one.feature.plan.endpoints,
-                                                        urls[n:n + 30])
+        for batch in range(10):
+            queuing = services[batch % 2].feature
+            queuing.outbox.add(queuing.plan.endpoints, urls[batch * 30:(batch + 1) * 30])
             clock.advance(WINDOW)
-            threads = [one.feature.submitter, two.feature.submitter]
-            runs = [threading.Thread(target=s.run_once) for s in threads]
-            for r in runs:
-                r.start()
-            for r in runs:
-                r.join()
+            runs = [threading.Thread(target=s.feature.submitter.run_once) for s in services]
+            for run in runs:
+                run.start()
+            for run in runs:
+                run.join()
     assert sorted(endpoint.urls()) == sorted(urls)
 
 
