@@ -341,3 +341,56 @@ def grants(user: str, user_host: str) -> None:
         click.echo(f"-- {note}", err=True)
     for statement in lines:
         click.echo(statement)
+
+
+@main.group()
+def indexnow() -> None:
+    """IndexNow: what is queued and answered; queue URLs by hand (docs/indexnow.md)."""
+
+
+def _indexnow_feature() -> Any:
+    """The configured service's IndexNow, or one line and exit code 2."""
+    from wpsitemaps.indexnow.commands import Unavailable
+    from wpsitemaps.indexnow.commands import feature_of
+
+    try:
+        return feature_of(build_service())
+    except Unavailable as exc:
+        fail(str(exc))
+
+
+@indexnow.command("status")
+def indexnow_status() -> None:
+    """Key, endpoints, queue length, last answers, holds and stops."""
+    from wpsitemaps.indexnow.commands import status
+
+    status(_indexnow_feature(), click.echo)
+
+
+@indexnow.command("submit")
+@click.argument("urls", nargs=-1, required=True)
+def indexnow_submit(urls: tuple[str, ...]) -> None:
+    """Queue URLs (a running service submits them)."""
+    from wpsitemaps.indexnow.commands import submit
+
+    try:
+        count = submit(_indexnow_feature(), list(urls))
+    except ValueError as exc:
+        fail(str(exc))
+    click.echo(f"queued {count} (URL, endpoint) pair(s)")
+
+
+@indexnow.command("backfill")
+@click.option("--since", required=True, help="Date or ISO date-time (UTC unless it says).")
+def indexnow_backfill(since: str) -> None:
+    """Queue every listed URL whose lastmod is SINCE or later."""
+    from wpsitemaps.indexnow.commands import backfill
+    from wpsitemaps.indexnow.commands import parse_since
+
+    try:
+        when = parse_since(since)
+    except ValueError:
+        fail(f"--since: {since!r} is not a date (2026-11-01 or 2026-11-01T12:00:00+00:00)")
+    feature = _indexnow_feature()
+    click.echo(f"queued {backfill(feature.service, feature, when)} URL(s) listed since "
+               f"{when.isoformat()}")

@@ -36,6 +36,7 @@ web.negotiate decides which variant a request gets.
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -48,9 +49,13 @@ from wpsitemaps.store.base import Guard
 from wpsitemaps.store.base import Record
 from wpsitemaps.store.base import Store
 
+log = logging.getLogger(__name__)
 T = TypeVar("T")
 Render = Callable[[], tuple[bytes, datetime | None]]
 Fingerprint = Callable[[], str | None]
+# Told (key, old bytes or None: first stored, new bytes) when a render is stored in place of
+# a different one, or of none (IndexNow's diff).
+Replaced = Callable[[str, bytes | None, bytes], None]
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,7 @@ class PageStore:
         self.stale_for = stale_for
         self.clock = clock
         self.guard = Guard(backend)
+        self.on_replace: Replaced | None = None
 
     def key(self, site_key: str, document: str) -> str:
         """'{namespace}/{site.key}/{document}' (docs/performance.md, "What is stored")."""
@@ -129,8 +135,18 @@ class PageStore:
         body, lastmod = render()
         rec = Record(fp or "", hashlib.sha256(body).hexdigest(), self.clock(),
                      lastmod.isoformat() if lastmod else None)
-        if fp is not None:
+        if fp is None:
+            return rec, body
+        if self.on_replace is None:
             self.attempt(self.backend.put, key, rec, body)
+            return rec, body
+        old = self.attempt(self.backend.get, key)
+        self.attempt(self.backend.put, key, rec, body)
+        if old is None or old.etag != rec.etag:
+            try:
+                self.on_replace(key, old.body if old is not None else None, body)
+            except Exception:  # noqa: BLE001 - a listener never costs an answer
+                log.exception("a listener of %s's replacement failed", key)
         return rec, body
 
     def body(self, key: str, rec: Record) -> bytes | None:
