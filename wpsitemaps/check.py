@@ -14,6 +14,7 @@ from wpsitemaps.serving.sites import Sites
 from wpsitemaps.wordpress.db import make_engine
 from wpsitemaps.wordpress.site import build_site
 from wpsitemaps.wordpress.typereport import type_report
+from wpsitemaps.wordpress.unlinkable import find_unlinkable
 
 
 def run_check(settings: Settings, echo: Callable[[str], None],
@@ -29,6 +30,7 @@ def run_check(settings: Settings, echo: Callable[[str], None],
                 return 0
             site = build_site(conn, settings)
             types_report = type_report(conn, site)
+            unlinkable = find_unlinkable(conn, site)
             if compare_yoast:
                 comparison = compare(conn, site)
     except SQLAlchemyError as exc:
@@ -45,6 +47,8 @@ def run_check(settings: Settings, echo: Callable[[str], None],
     echo("taxonomies    " + ", ".join(t.name for t in site.types.taxonomies))
     for line in types_report:
         echo(line)
+    for group in unlinkable:
+        echo(group.line())
     if site.languages is not None:
         langs = site.languages
         echo(f"languages     {', '.join(lang.slug for lang in langs.languages)} "

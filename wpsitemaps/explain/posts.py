@@ -57,7 +57,9 @@ def _url(registry: Registry, row: Any) -> str:
     site, pid, ptype = registry.site, int(row.ID), str(row.post_type)
     ctype = site.types.post_type(ptype)
     if ctype is not None and row.post_name and row.post_status == "publish":
-        return encode_url(post_links(registry.conn, site, ctype, [row])[pid])
+        link = post_links(registry.conn, site, ctype, [row]).get(pid)
+        if link is not None:  # else no URL reaches it (permalinks.post_problem())
+            return encode_url(link)
     query = {"post": f"?p={pid}", "page": f"?page_id={pid}",
              "attachment": f"?attachment_id={pid}"}.get(
         ptype, f"?post_type={ptype}&p={pid}")

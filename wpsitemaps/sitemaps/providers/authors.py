@@ -40,6 +40,8 @@ class AuthorProvider(Provider):
         alternates = author_alternates(self.conn, site)
         member_of = site.settings.table_prefix if site.multisite else None
         for uid, nicename, modified in qu.authors(self.conn, site.tables, member_of):
+            if permalinks.author_problem(site.author_type, str(nicename or "")) is not None:
+                continue  # no URL reaches it: left out, named by `wpsitemaps check`
             url = permalinks.author_url(site.links, site.author_type, int(uid),
                                         str(nicename or ""))
             loc = encode_url(author_link(site, url))

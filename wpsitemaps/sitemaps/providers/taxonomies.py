@@ -137,6 +137,10 @@ class TaxonomyProvider(TypeProvider):
             if tid in rank_math:
                 reasons.append("noindexed by Rank Math")
             url = urls[tid]
+            problem = permalinks.term_problem(self.ctype, str(r.slug or ""),
+                                              _ancestors(tid, by_id))
+            if problem is not None:
+                reasons.append(f"no URL reaches it: {problem}")
             canonical = str(settings.get("wpseo_canonical") or "").strip()
             loc = encode_url(url)
             if canonical and canonical != url:

@@ -1,0 +1,125 @@
+"""Objects no URL reaches (an empty slug or nicename, dot segments, '#', an unknown permalink
+tag) are left out of every sitemap and named by `wpsitemaps check`; the ID-based links of
+plain permalinks keep them listed, as WordPress links them there (docs/sitemaps.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from flask import Flask
+
+from tests.support.builder import Site
+from tests.support.sitemaps import assert_valid
+from tests.support.sitemaps import fetch_all
+from tests.support.sitemaps import parse_urlset
+from wpsitemaps.check import run_check
+from wpsitemaps.config import load_settings
+
+HOME = "http://example.test"
+
+
+def odd_site(structure: str = "/%postname%/") -> tuple[Site, dict[str, int]]:
+    """A site with one good object of each kind and one odd object of each kind."""
+    site = Site(permalink_structure=structure)
+    ids: dict[str, int] = {}
+    writer = site.user("writer", "Writer")
+    nobody = site.user("nobody", "Nobody")
+    site.rows["users"][-1]["user_nicename"] = ""
+    ids["author"] = nobody
+    good_cat = site.term("Good", "category", slug="good")
+    empty_cat = site.term("Empty", "category", slug="x")
+    site.rows["terms"][-1]["slug"] = ""
+    ids["category"] = empty_cat
+    dotted_tag = site.term("Dots", "post_tag", slug="./")
+    ids["post_tag"] = dotted_tag
+    site.post("Good", name="good-post", author=writer, terms=(good_cat,))
+    ids["empty"] = site.post("No slug", name="", author=writer, terms=(empty_cat,))
+    ids["dots"] = site.post("Dots", name="a/../b", author=nobody, terms=(dotted_tag,))
+    ids["hash"] = site.post("Hash", name="x#y", author=writer)
+    site.post("Good page", post_type="page", name="good-page")
+    ids["page"] = site.post("Dot page", post_type="page", name="..")
+    for row in site.rows["term_taxonomy"]:
+        row["count"] = 1
+    return site, ids
+
+
+def all_locs(app: Flask, first: bool = True) -> list[str]:
+    """Every <loc> of every sitemap the index lists, each document validated; first=False
+    leaves out each sitemap's first link (the home URL of posts and pages)."""
+    locs: list[str] = []
+    for path, body in fetch_all(app.test_client()).items():
+        assert_valid(body, path)
+        if path != "/sitemap_index.xml":
+            found = [url.loc for url in parse_urlset(body)]
+            locs.extend(found if first or path not in ("/post-sitemap.xml", "/page-sitemap.xml")
+                        else found[1:])
+    return locs
+
+
+def check_lines(url: str) -> list[str]:
+    """The lines `wpsitemaps check` prints for a database."""
+    lines: list[str] = []
+    assert run_check(load_settings(environ={"WPSITEMAPS_DATABASE_URL": url}),
+                     lines.append) == 0
+    return lines
+
+
+def test_unreachable_objects_are_left_out(make_app: Callable[..., Flask]) -> None:
+    """No sitemap lists the home URL twice, /author/, /category/, a dot segment or a '#'."""
+    site, _ = odd_site()
+    locs = all_locs(make_app(site), first=False)
+    assert f"{HOME}/good-post/" in locs and f"{HOME}/good-page/" in locs
+    assert f"{HOME}/author/writer/" in locs and f"{HOME}/category/good/" in locs
+    for bad in (f"{HOME}/", f"{HOME}/author/", f"{HOME}/category/", f"{HOME}/tag/./"):
+        assert bad not in locs
+    assert not [loc for loc in locs if "/../" in loc or "/./" in loc or loc.endswith("/../")
+                or "#" in loc]
+
+
+def test_check_names_what_is_left_out(tmp_path: Path) -> None:
+    """`check` prints one line per kind and reason, with the count and one ID."""
+    site, ids = odd_site()
+    lines = check_lines(site.write_sqlite(tmp_path / "odd.sqlite"))
+    left = [line for line in lines if line.startswith("left out")]
+    assert left == [
+        f"left out     1 post (no URL reaches it: empty slug; e.g. ID {ids['empty']})",
+        f"left out     1 post (no URL reaches it: dot segment in slug; e.g. ID {ids['dots']})",
+        f"left out     1 post (no URL reaches it: '#' in slug; e.g. ID {ids['hash']})",
+        f"left out     1 page (no URL reaches it: dot segment in slug; e.g. ID {ids['page']})",
+        f"left out     1 category (no URL reaches it: empty slug; e.g. ID {ids['category']})",
+        f"left out     1 post_tag (no URL reaches it: dot segment in slug; "
+        f"e.g. ID {ids['post_tag']})",
+        f"left out     1 author (no URL reaches it: empty slug; e.g. ID {ids['author']})",
+    ]
+
+
+def test_plain_permalinks_keep_them_listed(make_app: Callable[..., Flask],
+                                           tmp_path: Path) -> None:
+    """With plain permalinks WordPress links by ID (?p=, ?page_id=, ?author=, ?cat=), so
+    only the tag, linked by its slug, is left out."""
+    site, ids = odd_site(structure="")
+    locs = all_locs(make_app(site))
+    for pid in (ids["empty"], ids["dots"], ids["hash"]):
+        assert f"{HOME}/?p={pid}" in locs
+    assert f"{HOME}/?page_id={ids['page']}" in locs
+    assert f"{HOME}/?author={ids['author']}" in locs
+    assert f"{HOME}/?cat={ids['category']}" in locs
+    left = [line for line in check_lines(site.write_sqlite(tmp_path / "plain.sqlite"))
+            if line.startswith("left out")]
+    assert left == []
+
+
+def test_unknown_structure_tag_leaves_posts_out(make_app: Callable[..., Flask],
+                                                tmp_path: Path) -> None:
+    """A '%bogus%' tag, which get_permalink() leaves in every post's URL, takes the posts
+    out (not '%25bogus%25' URLs) and `check` counts them; pages keep their URLs."""
+    site, ids = odd_site(structure="/%bogus%/%postname%/")
+    locs = all_locs(make_app(site))
+    assert not [loc for loc in locs if "bogus" in loc]
+    assert f"{HOME}/good-page/" in locs
+    left = [line for line in check_lines(site.write_sqlite(tmp_path / "bogus.sqlite"))
+            if line.startswith("left out")]
+    first_post = min(ids["empty"], ids["dots"], ids["hash"]) - 1  # the good post
+    assert left[0] == (f"left out     4 post (no URL reaches it: unknown permalink tag %bogus%; "
+                       f"e.g. ID {first_post})")
