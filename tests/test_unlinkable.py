@@ -123,3 +123,28 @@ def test_unknown_structure_tag_leaves_posts_out(make_app: Callable[..., Flask],
     first_post = min(ids["empty"], ids["dots"], ids["hash"]) - 1  # the good post
     assert left[0] == (f"left out     4 post (no URL reaches it: unknown permalink tag %bogus%; "
                        f"e.g. ID {first_post})")
+
+
+def test_hash_in_structure_leaves_posts_out(make_app: Callable[..., Flask],
+                                            tmp_path: Path) -> None:
+    """A structure '/%postname%/#more' makes every post's URL the home page plus a fragment
+    path: no post is listed with a '#', and `check` counts them."""
+    site, _ = odd_site(structure="/%postname%/#more")
+    locs = all_locs(make_app(site))
+    assert not [loc for loc in locs if "#" in loc or "%23" in loc]
+    left = [line for line in check_lines(site.write_sqlite(tmp_path / "hash.sqlite"))
+            if line.startswith("left out")]
+    assert left[0].startswith("left out     4 post (no URL reaches it: '#' in the permalink "
+                              "structure; e.g. ID ")
+
+
+def test_query_var_links_cut_by_hash_or_ampersand(make_app: Callable[..., Flask]) -> None:
+    """With plain links a custom type is '?book=slug', pasted unencoded by add_query_arg():
+    '#' or '&' in the slug cuts the value, dots and '/' do not."""
+    site = Site(permalink_structure="")
+    kept = site.post("Kept", post_type="book", name="a/../b")
+    site.post("Hash", post_type="book", name="x#y")
+    site.post("Amp", post_type="book", name="fish&chips")
+    locs = all_locs(make_app(site, POST_TYPES={"book": {}}))
+    books = [loc for loc in locs if "?book=" in loc]
+    assert books == [f"{HOME}/?book=a/../b"], (books, kept)

@@ -195,12 +195,23 @@ def slug_problem(slug: str, in_query: bool = False) -> str | None:
     if "#" in slug:
         return "'#' in slug"
     if in_query:
-        return None
+        # add_query_arg() pastes the value unencoded: '&' starts another argument.
+        return "'&' in slug" if "&" in slug else None
     if any(seg.lower() in _DOT_SEGMENTS for seg in slug.split("/")):
         return "dot segment in slug"
     if "?" in slug:
         return "'?' in slug"
     return None
+
+
+def structure_problem(structure: str) -> str | None:
+    """Why no post of type post has a URL reaching it under this permalink structure: a tag
+    get_permalink() leaves in every URL, or a '#' that makes the rest of each URL a
+    fragment (sanitize_option() keeps both)."""
+    tags = unknown_tags(structure)
+    if tags:
+        return f"unknown permalink tag {tags[0]}"
+    return "'#' in the permalink structure" if "#" in structure else None
 
 
 def unknown_tags(structure: str) -> list[str]:
@@ -221,9 +232,9 @@ def post_problem(site: LinkSite, ctype: ContentType, post: PostLink) -> str | No
             return None  # the home URL is its URL
         return _path_problem(post)
     if ctype.builtin:
-        tags = unknown_tags(site.structure)
-        if tags:
-            return f"unknown permalink tag {tags[0]}"
+        problem = structure_problem(site.structure)
+        if problem is not None:
+            return problem
         if "%postname%" not in site.structure and "%pagename%" not in site.structure:
             return None  # e.g. /%post_id%/: the slug is not in the URL
         return slug_problem(post.name)

@@ -41,18 +41,18 @@ def find_unlinkable(conn: Connection, site: SiteContext) -> list[Unlinkable]:
 
 
 def _structure(conn: Connection, site: SiteContext) -> list[Unlinkable]:
-    """Every post of type post, when the structure holds a tag get_permalink() leaves in
-    every post's URL as it is."""
-    tags = permalinks.unknown_tags(site.links.structure)
-    if not tags or site.types.post_type("post") is None:
+    """Every post of type post, when the structure keeps every post's URL from it
+    (permalinks.structure_problem())."""
+    problem = permalinks.structure_problem(site.links.structure)
+    if problem is None or site.types.post_type("post") is None:
         return []
     count, first = qp.listable_count(conn, site.tables, ["post"])
-    return [Unlinkable("post", f"unknown permalink tag {tags[0]}", count, first)] if count else []
+    return [Unlinkable("post", problem, count, first)] if count else []
 
 
 def _posts(conn: Connection, site: SiteContext) -> Iterable[tuple[str, str, int]]:
     types = {t.name: t for t in site.types.post_types}
-    if permalinks.unknown_tags(site.links.structure):
+    if permalinks.structure_problem(site.links.structure) is not None:
         types.pop("post", None)  # all of them: _structure()
     for row in qp.odd_slugs(conn, site.tables, list(types)):
         ctype = types[str(row.post_type)]

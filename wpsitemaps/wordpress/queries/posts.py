@@ -419,12 +419,13 @@ def max_modified(conn: Connection, t: WPTables, post_type: str) -> WPDate:
 
 def odd_slugs(conn: Connection, t: WPTables, post_types: Sequence[str]) -> list[PostRow]:
     """Listable posts of the types whose post_name may keep a URL from reaching them
-    (empty, or holding '.', '#', '?' or an escaped dot: permalinks.post_problem() decides),
-    by ID: a short list, as WordPress itself never stores such a slug."""
+    (empty, or holding '.', '#', '?', '&' or an escaped dot: permalinks.post_problem()
+    decides), by ID: a short list, as WordPress itself never stores such a slug."""
     p = t.posts
     name = p.c.post_name
     odd = or_(name == "", name.contains(".", autoescape=True), name.contains("#", autoescape=True),
-              name.contains("?", autoescape=True), name.ilike("%\\%2e%", escape="\\"))
+              name.contains("?", autoescape=True), name.contains("&", autoescape=True),
+              name.ilike("%\\%2e%", escape="\\"))
     stmt = (select(*post_columns(t, with_content=False))
             .where(listable(t, post_types), odd).order_by(p.c.ID))
     return list(conn.execute(stmt))
