@@ -7,16 +7,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from flask import Flask
 
 from tests.support.builder import Site
 from tests.support.sitemaps import assert_valid
 from tests.support.sitemaps import fetch_all
 from tests.support.sitemaps import parse_urlset
+from tests.test_polylang_modes import links
+from tests.test_polylang_modes import multilingual
 from wpsitemaps.check import run_check
 from wpsitemaps.config import load_settings
 
 HOME = "http://example.test"
+BACKENDS = ["sqlite", pytest.param("mariadb", marks=pytest.mark.mariadb)]
 
 
 def odd_site(structure: str = "/%postname%/") -> tuple[Site, dict[str, int]]:
@@ -37,6 +41,7 @@ def odd_site(structure: str = "/%postname%/") -> tuple[Site, dict[str, int]]:
     ids["empty"] = site.post("No slug", name="", author=writer, terms=(empty_cat,))
     ids["dots"] = site.post("Dots", name="a/../b", author=nobody, terms=(dotted_tag,))
     ids["hash"] = site.post("Hash", name="x#y", author=writer)
+    ids["escaped"] = site.post("Escaped dots", name="c/%2E%2e/d", author=writer)
     site.post("Good page", post_type="page", name="good-page")
     ids["page"] = site.post("Dot page", post_type="page", name="..")
     for row in site.rows["term_taxonomy"]:
@@ -65,26 +70,29 @@ def check_lines(url: str) -> list[str]:
     return lines
 
 
-def test_unreachable_objects_are_left_out(make_app: Callable[..., Flask]) -> None:
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_unreachable_objects_are_left_out(make_app: Callable[..., Flask], backend: str) -> None:
     """No sitemap lists the home URL twice, /author/, /category/, a dot segment or a '#'."""
     site, _ = odd_site()
-    locs = all_locs(make_app(site), first=False)
+    locs = all_locs(make_app(site, backend), first=False)
     assert f"{HOME}/good-post/" in locs and f"{HOME}/good-page/" in locs
     assert f"{HOME}/author/writer/" in locs and f"{HOME}/category/good/" in locs
     for bad in (f"{HOME}/", f"{HOME}/author/", f"{HOME}/category/", f"{HOME}/tag/./"):
         assert bad not in locs
     assert not [loc for loc in locs if "/../" in loc or "/./" in loc or loc.endswith("/../")
-                or "#" in loc]
+                or "#" in loc or "%2e" in loc.lower()]
 
 
-def test_check_names_what_is_left_out(tmp_path: Path) -> None:
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_check_names_what_is_left_out(write_site: Callable[[Site, str], str],
+                                      backend: str) -> None:
     """`check` prints one line per kind and reason, with the count and one ID."""
     site, ids = odd_site()
-    lines = check_lines(site.write_sqlite(tmp_path / "odd.sqlite"))
+    lines = check_lines(write_site(site, backend))
     left = [line for line in lines if line.startswith("left out")]
     assert left == [
         f"left out     1 post (no URL reaches it: empty slug; e.g. ID {ids['empty']})",
-        f"left out     1 post (no URL reaches it: dot segment in slug; e.g. ID {ids['dots']})",
+        f"left out     2 post (no URL reaches it: dot segment in slug; e.g. ID {ids['dots']})",
         f"left out     1 post (no URL reaches it: '#' in slug; e.g. ID {ids['hash']})",
         f"left out     1 page (no URL reaches it: dot segment in slug; e.g. ID {ids['page']})",
         f"left out     1 category (no URL reaches it: empty slug; e.g. ID {ids['category']})",
@@ -100,7 +108,7 @@ def test_plain_permalinks_keep_them_listed(make_app: Callable[..., Flask],
     only the tag, linked by its slug, is left out."""
     site, ids = odd_site(structure="")
     locs = all_locs(make_app(site))
-    for pid in (ids["empty"], ids["dots"], ids["hash"]):
+    for pid in (ids["empty"], ids["dots"], ids["hash"], ids["escaped"]):
         assert f"{HOME}/?p={pid}" in locs
     assert f"{HOME}/?page_id={ids['page']}" in locs
     assert f"{HOME}/?author={ids['author']}" in locs
@@ -121,7 +129,7 @@ def test_unknown_structure_tag_leaves_posts_out(make_app: Callable[..., Flask],
     left = [line for line in check_lines(site.write_sqlite(tmp_path / "bogus.sqlite"))
             if line.startswith("left out")]
     first_post = min(ids["empty"], ids["dots"], ids["hash"]) - 1  # the good post
-    assert left[0] == (f"left out     4 post (no URL reaches it: unknown permalink tag %bogus%; "
+    assert left[0] == (f"left out     5 post (no URL reaches it: unknown permalink tag %bogus%; "
                        f"e.g. ID {first_post})")
 
 
@@ -134,7 +142,7 @@ def test_hash_in_structure_leaves_posts_out(make_app: Callable[..., Flask],
     assert not [loc for loc in locs if "#" in loc or "%23" in loc]
     left = [line for line in check_lines(site.write_sqlite(tmp_path / "hash.sqlite"))
             if line.startswith("left out")]
-    assert left[0].startswith("left out     4 post (no URL reaches it: '#' in the permalink "
+    assert left[0].startswith("left out     5 post (no URL reaches it: '#' in the permalink "
                               "structure; e.g. ID ")
 
 
@@ -148,3 +156,16 @@ def test_query_var_links_cut_by_hash_or_ampersand(make_app: Callable[..., Flask]
     locs = all_locs(make_app(site, POST_TYPES={"book": {}}))
     books = [loc for loc in locs if "?book=" in loc]
     assert books == [f"{HOME}/?book=a/../b"], (books, kept)
+
+
+def test_no_hreflang_points_at_them(make_app: Callable[..., Flask]) -> None:
+    """On a Polylang site, the English post and category keep their own entries but name no
+    German translation whose slug is empty (its URL would be the German home or base)."""
+    site = multilingual()
+    for table, key, value in (("posts", "post_name", "hallo"), ("terms", "slug", "nachrichten")):
+        row = next(r for r in site.rows[table] if r[key] == value)
+        row[key] = ""
+    app = make_app(site)
+    posts, categories = links(app, "post"), links(app, "category")
+    assert posts[f"{HOME}/hello/"] == [] and categories[f"{HOME}/category/news/"] == []
+    assert f"{HOME}/de/category/" not in categories

@@ -125,6 +125,11 @@ class TaxonomyProvider(TypeProvider):
         # its descendants'): PLL_Frontend_Links::get_translation_url().
         with_posts = {tid for tid in by_id
                       if any(int(by_id[d].posts or 0) > 0 for d in family[tid])}
+        # Terms no URL reaches (permalinks.term_problem()): not listed, nobody's hreflang.
+        problems = {tid: problem for tid, r in by_id.items()
+                    if (problem := permalinks.term_problem(self.ctype, str(r.slug or ""),
+                                                           _ancestors(tid, by_id))) is not None}
+        linked = {t: urls[t] for t in with_posts if t not in problems}
         out: list[tuple[int, str, Term | None, list[str]]] = []
         for r in rows:
             tid = int(r.term_id)
@@ -137,10 +142,8 @@ class TaxonomyProvider(TypeProvider):
             if tid in rank_math:
                 reasons.append("noindexed by Rank Math")
             url = urls[tid]
-            problem = permalinks.term_problem(self.ctype, str(r.slug or ""),
-                                              _ancestors(tid, by_id))
-            if problem is not None:
-                reasons.append(f"no URL reaches it: {problem}")
+            if tid in problems:
+                reasons.append(f"no URL reaches it: {problems[tid]}")
             canonical = str(settings.get("wpseo_canonical") or "").strip()
             loc = encode_url(url)
             if canonical and canonical != url:
@@ -149,7 +152,7 @@ class TaxonomyProvider(TypeProvider):
                 reasons.append(f"its URL cannot be listed: {loc}")
             term = None
             if not reasons:
-                alts = self._alternates(tid, groups, {t: urls[t] for t in with_posts})
+                alts = self._alternates(tid, groups, linked)
                 term = Term(tid, loc, tuple(int(by_id[d].term_taxonomy_id)
                                             for d in family[tid]), alts)
             out.append((tid, loc, term, reasons))
