@@ -5,6 +5,7 @@ plain permalinks keep them listed, as WordPress links them there (docs/sitemaps.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -16,8 +17,15 @@ from tests.support.sitemaps import fetch_all
 from tests.support.sitemaps import parse_urlset
 from tests.test_polylang_modes import links
 from tests.test_polylang_modes import multilingual
+from wpsitemaps import create_app
 from wpsitemaps.check import run_check
 from wpsitemaps.config import load_settings
+from wpsitemaps.explain.others import explain_author
+from wpsitemaps.explain.posts import explain_post
+from wpsitemaps.sitemaps.registry import Registry
+from wpsitemaps.wordpress.db import make_engine
+from wpsitemaps.wordpress.queries import lookup
+from wpsitemaps.wordpress.site import build_site
 
 HOME = "http://example.test"
 BACKENDS = ["sqlite", pytest.param("mariadb", marks=pytest.mark.mariadb)]
@@ -169,3 +177,35 @@ def test_no_hreflang_points_at_them(make_app: Callable[..., Flask]) -> None:
     posts, categories = links(app, "post"), links(app, "category")
     assert posts[f"{HOME}/hello/"] == [] and categories[f"{HOME}/category/news/"] == []
     assert f"{HOME}/de/category/" not in categories
+
+
+def test_explain_gives_the_reason(make_app: Callable[..., Flask],
+                                  write_site: Callable[[Site, str], str]) -> None:
+    """`explain` says why: the fresh post without slug is in neither the post nor the news
+    sitemap (which builds its entries the same way), nor is the author without nicename."""
+    site, ids = odd_site()
+    fresh = site.post("Fresh, no slug", name="", date=site.now - timedelta(hours=2))
+    url = write_site(site, "sqlite")
+    client = make_app_for(url).test_client()
+    news = client.get("/news-sitemap.xml")
+    assert news.status_code == 200
+    assert [u.loc for u in parse_urlset(news.data)] == [f"{HOME}/good-post/"]
+    settings = load_settings({"DATABASE_URL": url, "NOW": "option:test_now"}, environ={})
+    engine = make_engine(settings)
+    try:
+        with engine.connect() as conn:
+            registry = Registry(conn, build_site(conn, settings))
+            post = explain_post(registry, lookup.post(conn, registry.site.tables, fresh), "ID")
+            author = explain_author(registry, ids["author"], "ID")
+    finally:
+        engine.dispose()
+    why = "no URL reaches it: empty slug (wpsitemaps check)"
+    assert [(item.sitemap, item.listed, item.reasons) for item in post.listings
+            if item.sitemap in ("content", "news")] == [("content", False, [why]),
+                                                        ("news", False, [why])]
+    assert [(item.listed, item.reasons) for item in author.listings] == [(False, [why])]
+
+
+def make_app_for(url: str) -> Flask:
+    """The app on a database already written (the site's clock option)."""
+    return create_app({"TESTING": True, "DATABASE_URL": url, "NOW": "option:test_now"})

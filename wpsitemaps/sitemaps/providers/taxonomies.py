@@ -143,7 +143,7 @@ class TaxonomyProvider(TypeProvider):
                 reasons.append("noindexed by Rank Math")
             url = urls[tid]
             if tid in problems:
-                reasons.append(f"no URL reaches it: {problems[tid]}")
+                reasons.append(f"no URL reaches it: {problems[tid]} (wpsitemaps check)")
             canonical = str(settings.get("wpseo_canonical") or "").strip()
             loc = encode_url(url)
             if canonical and canonical != url:
