@@ -70,6 +70,17 @@ def all_locs(app: Flask, first: bool = True) -> list[str]:
     return locs
 
 
+def finding(kind: str, count: int, problem: str, example: int) -> str:
+    """The `check` line naming objects left out."""
+    return (f"finding       {kind}: {count} left out of the sitemaps, no URL reaches it "
+            f"({problem}); e.g. ID {example}; fix it in WordPress")
+
+
+def left_out(lines: list[str]) -> list[str]:
+    """The `check` lines about objects no URL reaches."""
+    return [line for line in lines if "no URL reaches it" in line]
+
+
 def check_lines(url: str) -> list[str]:
     """The lines `wpsitemaps check` prints for a database."""
     lines: list[str] = []
@@ -97,16 +108,14 @@ def test_check_names_what_is_left_out(write_site: Callable[[Site, str], str],
     """`check` prints one line per kind and reason, with the count and one ID."""
     site, ids = odd_site()
     lines = check_lines(write_site(site, backend))
-    left = [line for line in lines if line.startswith("left out")]
-    assert left == [
-        f"left out     1 post (no URL reaches it: empty slug; e.g. ID {ids['empty']})",
-        f"left out     2 post (no URL reaches it: dot segment in slug; e.g. ID {ids['dots']})",
-        f"left out     1 post (no URL reaches it: '#' in slug; e.g. ID {ids['hash']})",
-        f"left out     1 page (no URL reaches it: dot segment in slug; e.g. ID {ids['page']})",
-        f"left out     1 category (no URL reaches it: empty slug; e.g. ID {ids['category']})",
-        f"left out     1 post_tag (no URL reaches it: dot segment in slug; "
-        f"e.g. ID {ids['post_tag']})",
-        f"left out     1 author (no URL reaches it: empty slug; e.g. ID {ids['author']})",
+    assert left_out(lines) == [
+        finding("post", 1, "empty slug", ids["empty"]),
+        finding("post", 2, "dot segment in slug", ids["dots"]),
+        finding("post", 1, "'#' in slug", ids["hash"]),
+        finding("page", 1, "dot segment in slug", ids["page"]),
+        finding("category", 1, "empty slug", ids["category"]),
+        finding("post_tag", 1, "dot segment in slug", ids["post_tag"]),
+        finding("author", 1, "empty slug", ids["author"]),
     ]
 
 
@@ -121,9 +130,7 @@ def test_plain_permalinks_keep_them_listed(make_app: Callable[..., Flask],
     assert f"{HOME}/?page_id={ids['page']}" in locs
     assert f"{HOME}/?author={ids['author']}" in locs
     assert f"{HOME}/?cat={ids['category']}" in locs
-    left = [line for line in check_lines(site.write_sqlite(tmp_path / "plain.sqlite"))
-            if line.startswith("left out")]
-    assert left == []
+    assert left_out(check_lines(site.write_sqlite(tmp_path / "plain.sqlite"))) == []
 
 
 def test_unknown_structure_tag_leaves_posts_out(make_app: Callable[..., Flask],
@@ -134,11 +141,9 @@ def test_unknown_structure_tag_leaves_posts_out(make_app: Callable[..., Flask],
     locs = all_locs(make_app(site))
     assert not [loc for loc in locs if "bogus" in loc]
     assert f"{HOME}/good-page/" in locs
-    left = [line for line in check_lines(site.write_sqlite(tmp_path / "bogus.sqlite"))
-            if line.startswith("left out")]
+    left = left_out(check_lines(site.write_sqlite(tmp_path / "bogus.sqlite")))
     first_post = min(ids["empty"], ids["dots"], ids["hash"]) - 1  # the good post
-    assert left[0] == (f"left out     5 post (no URL reaches it: unknown permalink tag %bogus%; "
-                       f"e.g. ID {first_post})")
+    assert left[0] == finding("post", 5, "unknown permalink tag %bogus%", first_post)
 
 
 def test_hash_in_structure_leaves_posts_out(make_app: Callable[..., Flask],
@@ -148,10 +153,9 @@ def test_hash_in_structure_leaves_posts_out(make_app: Callable[..., Flask],
     site, _ = odd_site(structure="/%postname%/#more")
     locs = all_locs(make_app(site))
     assert not [loc for loc in locs if "#" in loc or "%23" in loc]
-    left = [line for line in check_lines(site.write_sqlite(tmp_path / "hash.sqlite"))
-            if line.startswith("left out")]
-    assert left[0].startswith("left out     5 post (no URL reaches it: '#' in the permalink "
-                              "structure; e.g. ID ")
+    left = left_out(check_lines(site.write_sqlite(tmp_path / "hash.sqlite")))
+    assert left[0].startswith("finding       post: 5 left out of the sitemaps, no URL reaches "
+                              "it ('#' in the permalink structure); e.g. ID ")
 
 
 def test_query_var_links_cut_by_hash_or_ampersand(make_app: Callable[..., Flask]) -> None:

@@ -142,8 +142,8 @@ def test_check_names_them(odd_db: tuple[str, dict[str, int]]) -> None:
                                ("page", "dot segment in slug", "page"),
                                ("category", "empty slug", "category"),
                                ("author", "empty slug", "author")):
-        assert (f"left out     1 {kind} (no URL reaches it: {problem}; e.g. ID {ids[key]})"
-                in text), text
+        assert (f"finding       {kind}: 1 left out of the sitemaps, no URL reaches it "
+                f"({problem}); e.g. ID {ids[key]}; fix it in WordPress" in text), text
 
 
 def test_unknown_tag_stays_in_wordpress_urls(odd_db: tuple[str, dict[str, int]]) -> None:

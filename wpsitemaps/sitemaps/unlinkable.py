@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection
 
+from wpsitemaps.sitemaps.providers.authors import author_rows
 from wpsitemaps.wordpress import permalinks
 from wpsitemaps.wordpress.queries import posts as qp
 from wpsitemaps.wordpress.queries import terms as qt
-from wpsitemaps.wordpress.queries import users as qu
 from wpsitemaps.wordpress.site import SiteContext
 
 
@@ -30,8 +30,8 @@ class Unlinkable:
 
     def line(self) -> str:
         """The `check` line."""
-        return (f"left out     {self.count} {self.kind} (no URL reaches it: {self.problem}; "
-                f"e.g. ID {self.example_id})")
+        return (f"{self.kind}: {self.count} left out of the sitemaps, no URL reaches it "
+                f"({self.problem}); e.g. ID {self.example_id}; fix it in WordPress")
 
 
 def find_unlinkable(conn: Connection, site: SiteContext) -> list[Unlinkable]:
@@ -88,8 +88,7 @@ def _ancestors(term_id: int, slugs: dict[int, tuple[str, int]]) -> tuple[str, ..
 
 
 def _authors(conn: Connection, site: SiteContext) -> Iterable[tuple[str, str, int]]:
-    member_of = site.settings.table_prefix if site.multisite else None
-    for uid, nicename, _ in qu.authors(conn, site.tables, member_of):
+    for uid, nicename, _ in author_rows(conn, site):
         problem = permalinks.author_problem(site.author_type, str(nicename or ""))
         if problem is not None:
             yield "author", problem, int(uid)
