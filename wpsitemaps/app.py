@@ -36,6 +36,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from wpsitemaps.web import context
     from wpsitemaps.web import feeds
     from wpsitemaps.web import gzip
+    from wpsitemaps.web import health
     from wpsitemaps.web import robots
     from wpsitemaps.web import routes
 
@@ -44,6 +45,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(TEMPLATES_DIR), static_folder=None)
     app.config["TESTING"] = bool((config or {}).get("TESTING", False))
     context.init_app(app, service)
+    # Around the site middleware: probes are answered before any site is resolved.
+    health.init_app(app, service)
     api.init_app(app, service)
     # First: after_request hooks run in reverse order, so gzip encoding runs last.
     gzip.init_app(app, service)

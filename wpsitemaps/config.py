@@ -77,6 +77,9 @@ class Settings:
     site_cache_size: int = 100
     # The SEO plugins whose markers count (issue #24): empty = those in active_plugins.
     seo_plugins: tuple[str, ...] = ()
+    # Where Prometheus metrics are served (issue #25): 'host:port' of a listener of their
+    # own, never the public address; None (the default, "off") serves none.
+    metrics_bind: str | None = None
 
     def for_site(self, blog_id: int, table_prefix: str, base_prefix: str) -> Settings:
         """The settings of one site of a network: its [sites.N] overrides and its tables."""
@@ -110,6 +113,7 @@ SCALAR_KEYS = {
     "stale_if_error": int,
     "network": bool,
     "site_cache_size": int,
+    "metrics_bind": str,
 }
 LIST_KEYS = {"news_post_types", "news_excluded_categories", "exclude_post_types",
              "exclude_taxonomies", "seo_plugins"}
@@ -117,7 +121,7 @@ TABLE_KEYS = {"post_types", "taxonomies", "sites"}
 # What a [sites.N] table cannot change: the database and the network's own layout.
 NETWORK_ONLY_KEYS = {"database_url", "table_prefix", "base_prefix", "network",
                      "site_cache_size", "sites", "pool_recycle", "cache_ttl", "db_timeout",
-                     "db_background_timeout", "stale_if_error"}
+                     "db_background_timeout", "stale_if_error", "metrics_bind"}
 EXTRA_KEYS = {"headless", "robots", "feeds"}
 
 
@@ -235,7 +239,23 @@ def _build(raw: dict[str, Any], env: Mapping[str, str]) -> Settings:
         site_cache_size=_at_least(raw.get("site_cache_size", 100),
                                   "WPSITEMAPS_SITE_CACHE_SIZE", 1),
         seo_plugins=_list(raw.get("seo_plugins", ()), "seo_plugins"),
+        metrics_bind=_bind(raw.get("metrics_bind"), "WPSITEMAPS_METRICS_BIND"),
     )
+
+
+def _bind(value: Any, name: str) -> str | None:
+    """'host:port' (an IPv6 host in brackets) with a port in 1..65535; 'off' or '' -> None."""
+    text = str(value or "").strip()
+    if text.lower() in ("", "off"):
+        return None
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise ConfigError(f"{name}: {text!r} must be host:port with a port in 1..65535 "
+                          "(e.g. 127.0.0.1:9102), or off")
+    if ":" in host and not (host.startswith("[") and host.endswith("]")):
+        raise ConfigError(f"{name}: {text!r}: write an IPv6 address in brackets, "
+                          "e.g. [::1]:9102")
+    return text
 
 
 def default_store_dir(environ: Mapping[str, str] | None = None) -> str:

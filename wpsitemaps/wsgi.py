@@ -15,8 +15,11 @@ try:
     app = create_app()
     # Each worker fills its value cache in the background at start (large sites).
     warm_up(service_of(app))
-    # What is served and what is not (the report `wpsitemaps check` prints), once per worker.
-    log_types(service_of(app))
+    # What is served and what is not (the report `wpsitemaps check` prints): logged once by
+    # gunicorn's master when it runs our hooks (gunicorn_conf.REPORTED, inherited by the
+    # forked workers), else here.
+    if not getattr(sys.modules.get("wpsitemaps.gunicorn_conf"), "REPORTED", False):
+        log_types(service_of(app))
 except ConfigError as exc:
     # One line naming the setting, then exit code 2, instead of a traceback per worker.
     print(f"wpsitemaps: {exc}", file=sys.stderr)
