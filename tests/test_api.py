@@ -116,7 +116,17 @@ BAD_REQUESTS = [
      "baseUrl: must not contain spaces or control characters"),
     ({"baseUrl": "https://front.example/" + "a" * 1004},
      "baseUrl: longer than 1024 characters"),
-    ({"baseUrl": "https://front.example:99999"}, "baseUrl: invalid host"),
+    ({"baseUrl": "https://front.example:99999"},
+     "baseUrl: invalid port: must be a number from 1 to 65535"),
+    ({"baseUrl": "https://front.example:0"},
+     "baseUrl: invalid port: must be a number from 1 to 65535"),
+    ({"baseUrl": "https://%FF%FE"}, "baseUrl: invalid host"),
+    ({"baseUrl": "https://xn--zz.example"}, "baseUrl: invalid host"),
+    ({"baseUrl": "https://xn--a.example/de"}, "baseUrl: invalid host"),
+    ({"baseUrl": "https://front_end.example"}, "baseUrl: invalid host"),
+    ({"baseUrl": "https://front..example"}, "baseUrl: invalid host"),
+    ({"baseUrl": "https://-front.example"}, "baseUrl: invalid host"),
+    ({"baseUrl": "https://999.1.1.1"}, "baseUrl: invalid host"),
     ({"dataType": None}, "dataType: required"),
     ({"dataType": "Recipe"}, "dataType: unknown data type"),
     ({"dataType": "x" * 65}, "dataType: longer than 64 characters"),
@@ -197,6 +207,24 @@ def test_base_url_is_normalised(client: FlaskClient) -> None:
     """Trailing slashes go, the host is lower case / IDNA, the path is percent-encoded."""
     body = xml(client, baseUrl="https://Bücher.example/über//")
     assert locs(body)[0] == "https://xn--bcher-kva.example/%C3%BCber/detail/Article/1/hallo-welt"
+
+
+@pytest.mark.parametrize(("base", "front"), [
+    ("https://[::1]:8443/de", "https://[::1]:8443/de/detail"),
+    ("http://192.0.2.7:65535", "http://192.0.2.7:65535/detail"),
+    ("https://xn--bcher-kva.example", "https://xn--bcher-kva.example/detail"),
+    ("https://front-end.example.:1/de", None),
+])
+def test_valid_hosts_and_ports_are_kept(client: FlaskClient, base: str,
+                                        front: str | None) -> None:
+    """IP addresses, ports 1-65535 and valid punycode pass; a trailing dot (an empty label)
+    does not."""
+    if front is None:
+        resp = call(client, {**BASE, "baseUrl": base})
+        assert (resp.status_code, resp.get_data(as_text=True)) == (
+            400, "400 Bad Request: baseUrl: invalid host\n")
+        return
+    assert locs(xml(client, baseUrl=base))[0] == f"{front}/Article/1/hallo-welt"
 
 
 def test_no_changefreq_or_priority(client: FlaskClient) -> None:

@@ -16,6 +16,7 @@ from wpsitemaps.serving.sites import Sites
 from wpsitemaps.sitemaps.drops import video_drops
 from wpsitemaps.sitemaps.providers.video import VideoProvider
 from wpsitemaps.sitemaps.registry import Registry
+from wpsitemaps.sitemaps.unlinkable import find_unlinkable
 from wpsitemaps.startup import startup_check
 from wpsitemaps.wordpress.causes import cause
 from wpsitemaps.wordpress.db import make_engine
@@ -49,6 +50,7 @@ def run_check(settings: Settings, echo: Callable[[str], None],
             types_report = type_report(conn, site)
             seo_report = seo_lines(conn, site)
             dropped = unserved(conn, site) + video_lines(conn, site)
+            dropped += [group.line() for group in find_unlinkable(conn, site)]
             if compare_yoast:
                 comparison = compare(conn, site)
     except SQLAlchemyError as exc:

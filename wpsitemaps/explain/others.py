@@ -86,7 +86,9 @@ def explain_author(registry: Registry, user_id: int, found_by: str) -> Explanati
                        and not site.seo.counts(YOAST) else
                        "noindexed by Yoast (wpseo_noindex_author)")
     if not reasons and all(uid != user_id for uid, _ in provider.authors):
-        reasons.append("its URL cannot be listed")
+        problem = permalinks.author_problem(site.author_type, str(row.user_nicename or ""))
+        reasons.append("its URL cannot be listed" if problem is None
+                       else f"no URL reaches it: {problem} (wpsitemaps check)")
     if reasons:
         ex.listings.append(Listing("content", "author", False, reasons=reasons))
     else:

@@ -16,6 +16,7 @@ from wpsitemaps.explain.model import page_by_id
 from wpsitemaps.explain.news import explain_news
 from wpsitemaps.explain.reasons import site_reasons
 from wpsitemaps.explain.reasons import type_reason
+from wpsitemaps.explain.reasons import url_problem
 from wpsitemaps.sitemaps.links import post_links
 from wpsitemaps.sitemaps.providers.posts import PostTypeProvider
 from wpsitemaps.sitemaps.providers.posts import page_count
@@ -63,7 +64,9 @@ def _url(registry: Registry, row: Any) -> str:
     site, pid, ptype = registry.site, int(row.ID), str(row.post_type)
     ctype = site.types.post_type(ptype)
     if ctype is not None and row.post_name and row.post_status == "publish":
-        return encode_url(post_links(registry.conn, site, ctype, [row])[pid])
+        link = post_links(registry.conn, site, ctype, [row]).get(pid)
+        if link is not None:  # else no URL reaches it (permalinks.post_problem())
+            return encode_url(link)
     query = {"post": f"?p={pid}", "page": f"?page_id={pid}",
              "attachment": f"?attachment_id={pid}"}.get(
         ptype, f"?post_type={ptype}&p={pid}")
@@ -88,8 +91,8 @@ def _content(registry: Registry, row: Any) -> tuple[Listing, UrlEntry | None]:
         return Listing("content", ptype, False, reasons=reasons), None
     entry = post_entries(registry.conn, site, provider.ctype, [row]).get(pid)
     if entry is None:
-        reasons.append("its URL cannot be listed (not absolute http(s), or over 2,048 "
-                       "characters)")
+        reasons.append(url_problem(site, row) or "its URL cannot be listed (not absolute "
+                       "http(s), or over 2,048 characters)")
         return Listing("content", ptype, False, reasons=reasons), None
     if reasons:
         return Listing("content", ptype, False, reasons=reasons), entry

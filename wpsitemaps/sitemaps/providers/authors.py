@@ -21,6 +21,7 @@ from wpsitemaps.wordpress import permalinks
 from wpsitemaps.wordpress.dates import utc
 from wpsitemaps.wordpress.queries import seo as qseo
 from wpsitemaps.wordpress.queries import users as qu
+from wpsitemaps.wordpress.queries.rows import AuthorRow
 from wpsitemaps.wordpress.seoplugins import YOAST
 from wpsitemaps.wordpress.site import SiteContext
 
@@ -46,6 +47,19 @@ def yoast_stamps(conn: Connection, site: SiteContext, ids: list[int]) -> dict[in
     return out
 
 
+def author_rows(conn: Connection, site: SiteContext) -> list[AuthorRow]:
+    """The users the author sitemap considers (queries.users.authors() with the site's
+    membership and its SEO plugin's rules), before their URLs are built."""
+    prefix = site.settings.table_prefix
+    member_of = prefix if site.multisite else None
+    roles = tuple(r for ps in site.seo_sitemaps for r in ps.exclude_roles)
+    return qu.authors(conn, site.tables, member_of, site.seo,
+                      level_of=prefix if site.seo.runs(YOAST) else None,
+                      roles_of=(prefix, roles),
+                      exclude_users=tuple(u for ps in site.seo_sitemaps
+                                          for u in ps.exclude_users))
+
+
 class AuthorProvider(Provider):
     """Users with published posts of type post, not noindexed."""
 
@@ -61,16 +75,12 @@ class AuthorProvider(Provider):
         site = self.site
         out: list[tuple[int, UrlEntry]] = []
         alternates = author_alternates(self.conn, site)
-        prefix = site.settings.table_prefix
-        member_of = prefix if site.multisite else None
+        rows = author_rows(self.conn, site)
         yoast = site.seo.runs(YOAST)
-        roles = tuple(r for ps in site.seo_sitemaps for r in ps.exclude_roles)
-        rows = qu.authors(self.conn, site.tables, member_of, site.seo,
-                          level_of=prefix if yoast else None, roles_of=(prefix, roles),
-                          exclude_users=tuple(u for ps in site.seo_sitemaps
-                                              for u in ps.exclude_users))
         stamps = yoast_stamps(self.conn, site, [int(r[0]) for r in rows]) if yoast else {}
         for uid, nicename, modified in rows:
+            if permalinks.author_problem(site.author_type, str(nicename or "")) is not None:
+                continue  # no URL reaches it: left out, named by `wpsitemaps check`
             url = permalinks.author_url(site.links, site.author_type, int(uid),
                                         str(nicename or ""))
             loc = encode_url(author_link(site, url))

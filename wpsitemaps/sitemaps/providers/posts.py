@@ -80,7 +80,10 @@ def post_entries(conn: Connection, site: SiteContext, ctype: ContentType,
     out: dict[int, UrlEntry] = {}
     for r in rows:
         pid = int(r.ID)
-        loc = encode_url(links[pid])
+        link = links.get(pid)
+        if link is None:
+            continue  # no URL reaches it (permalinks.post_problem())
+        loc = encode_url(link)
         if not is_listable(loc):
             log.debug("post %s left out: URL not listable (%d chars)", pid, len(loc))
             continue
@@ -361,6 +364,8 @@ class PostTypeProvider(TypeProvider):
         if not rows or page_type is None:
             return []
         urls = post_links(conn, site, page_type, rows)
+        if page_id not in urls:
+            return []
         alts = post_alternates(conn, site, page_type, rows, urls)
         return [UrlEntry(encode_url(urls[page_id]), type_mod, alternates=alts.get(page_id, ()))]
 

@@ -172,6 +172,11 @@ class TaxonomyProvider(TypeProvider):
         # its descendants'): PLL_Frontend_Links::get_translation_url().
         with_posts = {tid for tid in by_id
                       if any(int(by_id[d].posts or 0) > 0 for d in family[tid])}
+        # Terms no URL reaches (permalinks.term_problem()): not listed, nobody's hreflang.
+        problems = {tid: problem for tid, r in by_id.items()
+                    if (problem := permalinks.term_problem(self.ctype, str(r.slug or ""),
+                                                           _ancestors(tid, by_id))) is not None}
+        linked = {t: urls[t] for t in with_posts if t not in problems}
         out: list[tuple[int, str, Term | None, list[str]]] = []
         for r in rows:
             tid = int(r.term_id)
@@ -181,6 +186,8 @@ class TaxonomyProvider(TypeProvider):
             noindex, canonicals = marks[tid]
             reasons.extend(noindex)
             url = urls[tid]
+            if tid in problems:
+                reasons.append(f"no URL reaches it: {problems[tid]} (wpsitemaps check)")
             loc = encode_url(url)
             reasons.extend(f"canonical points to {c}" for c in dict.fromkeys(canonicals)
                            if c and c != url)
@@ -188,7 +195,7 @@ class TaxonomyProvider(TypeProvider):
                 reasons.append(f"its URL cannot be listed: {loc}")
             term = None
             if not reasons:
-                alts = self._alternates(tid, groups, {t: urls[t] for t in with_posts})
+                alts = self._alternates(tid, groups, linked)
                 term = Term(tid, loc, tuple(int(by_id[d].term_taxonomy_id)
                                             for d in family[tid]), alts)
             out.append((tid, loc, term, reasons))

@@ -166,7 +166,8 @@ def _post_facts(row: PostRow, found: PageVideos, site: SiteContext) -> PostFacts
     uploader = html.unescape(display).strip() or None
     info = (encode_url(author_link(site, permalinks.author_url(site.links, site.author_type,
                                                                  uid, nicename)))
-            if uploader and nicename else None)
+            if uploader and permalinks.author_problem(site.author_type, nicename) is None
+            else None)
     return PostFacts(pid, video_title(str(row.post_title or ""), description), description,
                      utc(row.post_date_gmt), found.featured.get(pid),
                      tag_list(found.tags.get(pid, [])), uploader, info,

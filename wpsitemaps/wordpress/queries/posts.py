@@ -512,3 +512,25 @@ def max_modified(conn: Connection, t: WPTables, post_type: str) -> WPDate:
     return conn.execute(select(func.max(p.c.post_modified_gmt))
                         .where(p.c.post_type == post_type,
                                p.c.post_status == "publish")).scalar()
+
+
+def odd_slugs(conn: Connection, t: WPTables, post_types: Sequence[str]) -> list[PostRow]:
+    """Listable posts of the types whose post_name may keep a URL from reaching them
+    (empty, or holding '.', '#', '?', '&' or an escaped dot: permalinks.post_problem()
+    decides), by ID: a short list, as WordPress itself never stores such a slug."""
+    p = t.posts
+    name = p.c.post_name
+    odd = or_(name == "", name.contains(".", autoescape=True), name.contains("#", autoescape=True),
+              name.contains("?", autoescape=True), name.contains("&", autoescape=True),
+              name.ilike("%\\%2e%", escape="\\"))
+    stmt = (select(*post_columns(t, with_content=False))
+            .where(listable(t, post_types), odd).order_by(p.c.ID))
+    return list(conn.execute(stmt))
+
+
+def listable_count(conn: Connection, t: WPTables, post_types: Sequence[str]) -> tuple[int, int]:
+    """(how many, lowest ID) of the listable posts of the types (0, 0 when none)."""
+    p = t.posts
+    row = conn.execute(select(func.count(), func.min(p.c.ID))
+                       .where(listable(t, post_types))).one()
+    return int(row[0] or 0), int(row[1] or 0)
