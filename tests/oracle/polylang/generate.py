@@ -24,12 +24,16 @@ import subprocess
 import sys
 import time
 import urllib.request
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from urllib.parse import urlsplit
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE.parents[1] / "fixtures" / "polylang"
-VARIANTS = ("hidden", "subdomain")
+VARIANTS = ("hidden", "subdomain", "sub-yoast", "domains-yoast")
+# Variants with Yoast SEO 21.1 active (PLUGINS_DIR also holds wordpress-seo/).
+YOAST = ("sub-yoast", "domains-yoast")
+SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 LINK = re.compile(r'<link rel="alternate" href="([^"]*)" hreflang="([^"]*)" />')
 
 
@@ -72,6 +76,44 @@ def _hreflang(port: int, url: str) -> tuple[int, dict[str, str]]:
         return exc.code, {}
 
 
+def _get(port: int, url: str) -> tuple[int, bytes]:
+    """GET url from the php -S server (Host from the URL), redirects not followed."""
+    parts = urlsplit(url)
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{parts.path}",
+                                 headers={"Host": parts.netloc})
+    try:
+        with urllib.request.urlopen(req, timeout=60) as resp:
+            return resp.status, resp.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+
+
+def _locs(body: bytes, tag: str) -> list[str]:
+    return [(el.findtext(SM + "loc") or "").strip() for el in ET.fromstring(body).iter(SM + tag)]
+
+
+def _record_yoast(port: int, truth: dict[str, object], variant: str) -> None:
+    """On each language's host: Yoast's sitemap_index.xml and every sitemap it lists, saved
+    as XML under <variant>/<host>/ and recorded as {slug: {sitemap: [loc]}}."""
+    out: dict[str, dict[str, list[str]]] = {}
+    for lang in truth["languages"]:  # type: ignore[attr-defined]
+        home = str(lang["home_url"]).rstrip("/")
+        folder = OUT / variant / (urlsplit(home).hostname or "")
+        folder.mkdir(parents=True, exist_ok=True)
+        status, body = _get(port, home + "/sitemap_index.xml")
+        if status != 200:
+            raise SystemExit(f"{home}/sitemap_index.xml: HTTP {status}\n{body[:2000]!r}")
+        (folder / "sitemap_index.xml").write_bytes(body)
+        found: dict[str, list[str]] = {"sitemap_index.xml": _locs(body, "sitemap")}
+        for loc in found["sitemap_index.xml"]:
+            status, sub = _get(port, loc)
+            name = urlsplit(loc).path.strip("/")
+            (folder / name).write_bytes(sub)
+            found[name] = _locs(sub, "url") if status == 200 else [f"HTTP {status}"]
+        out[str(lang["slug"])] = found
+    truth["yoast_sitemaps"] = out
+
+
 def _record_hreflang(env: dict[str, str], truth: dict[str, object]) -> None:
     port = _free_port()
     server = subprocess.Popen(["php", "-S", f"127.0.0.1:{port}", str(HERE / "site.php")],
@@ -92,6 +134,8 @@ def _record_hreflang(env: dict[str, str], truth: dict[str, object]) -> None:
         for lang in truth["languages"]:  # type: ignore[attr-defined]
             status, links = _hreflang(port, lang["home_url"])
             lang["http_status"], lang["hreflang"] = status, links
+        if env["PLL_VARIANT"] in YOAST:
+            _record_yoast(port, truth, env["PLL_VARIANT"])
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -103,7 +147,9 @@ def generate(variant: str, plugins: Path) -> None:
     _sql(f"DROP DATABASE IF EXISTS `{db}`")
     _sql(f"CREATE DATABASE `{db}` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_520_ci")
     env = {**os.environ, "PLL_VARIANT": variant, "PLL_DB": db, "PLL_PLUGINS": str(plugins)}
-    for phase in ("install", "settings", "languages", "content"):
+    phases = ["install", "settings", "languages", "content"]
+    phases += ["yoast", "yoastsetup"] if variant in YOAST else []
+    for phase in phases:
         _php(env, phase)
     OUT.mkdir(parents=True, exist_ok=True)
     truth_path = OUT / f"{variant}.truth.json"
