@@ -64,6 +64,9 @@ class Languages:
     posts_pages: Mapping[str, int] = field(default_factory=dict)  # slug -> page_for_posts
     plugin: str = "polylang"  # or "wpml"
     prefix: str = ""  # WPML: the table prefix of its icl_* tables
+    # Polylang's subdomain / domain modes: the language of the host a request came in on
+    # (its sitemaps list only that language: PLL_WPSEO::wpseo_posts_where()); '' otherwise.
+    current: str = ""
 
     def by_slug(self, slug: str | None) -> Language | None:
         """The language with this slug, if any."""

@@ -35,6 +35,7 @@ from wpsitemaps.sitemaps.providers.base import TypeProvider
 from wpsitemaps.sitemaps.translations import archive_links
 from wpsitemaps.sitemaps.translations import home_links
 from wpsitemaps.sitemaps.translations import post_alternates
+from wpsitemaps.sitemaps.translations import post_language_clause
 from wpsitemaps.wordpress import permalinks
 from wpsitemaps.wordpress.contenttypes import ContentType
 from wpsitemaps.wordpress.dates import latest
@@ -152,35 +153,46 @@ class PostTypeProvider(TypeProvider):
     def _exclude(self) -> list[int]:
         if self.name != "page":
             return []
-        # Yoast lists the front page and the posts page as first links instead.
-        options = self.site.options
-        return [i for i in (options.page_on_front, options.page_for_posts) if i > 0]
+        # Yoast lists the front page and the posts page as first links instead; on a
+        # language host Polylang translates both options (their translations are left out).
+        options, langs = self.site.options, self.site.languages
+        ids = [i for i in (options.page_on_front, options.page_for_posts) if i > 0]
+        if langs is not None and langs.current:
+            ids += [*langs.front_pages.values(), *langs.posts_pages.values()]
+        return sorted(set(ids))
 
     def listable_within(self, within: ColumnElement[bool]) -> ColumnElement[bool]:
         """The SQL condition for listed rows with the canonical keep-list computed over
         `within` only (the news window: a query whose cost depends on the window, not on the
         site); exact for rows within."""
         keep = self._self_canonical(within)
-        return qp.listable(self.site.tables, [self.name], keep, self._exclude())
+        return qp.listable(self.site.tables, [self.name], keep, self._exclude(),
+                           language=self._language())
+
+    def _language(self) -> ColumnElement[bool] | None:
+        """On a language host, which of the type's posts are served there (else None)."""
+        return post_language_clause(self.site, self.name)
 
     @memoized
     def bounds_condition(self) -> ColumnElement[bool]:
         """The listing rules without the canonical rule, for the page bounds (see the
         module doc), the video candidates, the feeds and the headless API."""
-        return qp.listable(self.site.tables, [self.name], (), self._exclude(), canonical=False)
+        return qp.listable(self.site.tables, [self.name], (), self._exclude(), canonical=False,
+                           language=self._language())
 
     @memoized
     def page_condition(self) -> ColumnElement[bool]:
         """condition for page queries walking IDs from a bound, without the canonical rule
         (pages settle it on their rows: _read_page)."""
         return qp.listable(self.site.tables, [self.name], (), self._exclude(), keyset=True,
-                           canonical=False)
+                           canonical=False, language=self._language())
 
     def listable_clauses(self, post_id: int) -> qp.Clauses:
         """The named clauses of the listing rules for one post (what `wpsitemaps explain`
         evaluates), its canonical override settled for that post alone."""
         keep = self._self_canonical(self.site.tables.posts.c.ID == post_id)
-        return qp.listable_clauses(self.site.tables, [self.name], keep, self._exclude())
+        return qp.listable_clauses(self.site.tables, [self.name], keep, self._exclude(),
+                                   language=self._language())
 
     def _self_canonical(self, within: ColumnElement[bool]) -> list[int]:
         """IDs matching `within` whose canonical override equals their own permalink (they
@@ -326,7 +338,7 @@ class PostTypeProvider(TypeProvider):
     def _posts_page(self, type_mod: Any) -> list[UrlEntry]:
         """The posts page as the post sitemap's first link (with its translations' hreflang)."""
         conn, site = self.conn, self.site
-        page_id = site.options.page_for_posts
+        page_id = _translated(site, site.options.page_for_posts, "posts")
         page_type = site.types.post_type("page")
         rows = qp.rows_by_id(conn, site.tables, [page_id]) if page_id > 0 else []
         if not rows or page_type is None:
@@ -338,9 +350,20 @@ class PostTypeProvider(TypeProvider):
     def _front_page(self) -> list[UrlEntry]:
         """The static front page's entries (home URL, then /page/N/ parts) if it is listable."""
         conn, site = self.conn, self.site
-        front_id = site.options.page_on_front
+        front_id = _translated(site, site.options.page_on_front, "front")
         cond = qp.listable(site.tables, ["page"], self._self_canonical(
             site.tables.posts.c.ID == front_id))
         rows = [r for r in qp.page_rows(conn, site.tables, cond, front_id, 1)
                 if int(r.ID) == front_id]
         return build_entries(conn, site, self.ctype, rows) if rows else []
+
+
+def _translated(site: SiteContext, page_id: int, which: str) -> int:
+    """page_on_front / page_for_posts as read on this request's host: on a language's own
+    host Polylang's option filters answer that language's translation of the page
+    (PLL_Static_Pages::translate_page_on_front()), else the option itself."""
+    langs = site.languages
+    if langs is None or not langs.current:
+        return page_id
+    pages = langs.front_pages if which == "front" else langs.posts_pages
+    return pages.get(langs.current, page_id)

@@ -26,6 +26,7 @@ from wpsitemaps.sitemaps.providers.base import keyed_page
 from wpsitemaps.sitemaps.providers.base import keyed_pages
 from wpsitemaps.sitemaps.translations import group_alternates
 from wpsitemaps.sitemaps.translations import term_link
+from wpsitemaps.sitemaps.translations import term_off_host
 from wpsitemaps.sitemaps.translations import term_translations
 from wpsitemaps.wordpress import permalinks
 from wpsitemaps.wordpress.dates import latest
@@ -143,6 +144,9 @@ class TaxonomyProvider(TypeProvider):
                 reasons.append(f"canonical points to {canonical}")
             if not is_listable(loc):
                 reasons.append(f"its URL cannot be listed: {loc}")
+            off_host = term_off_host(site, self.name, languages.get(tid))
+            if off_host:
+                reasons.append(off_host)
             term = None
             if not reasons:
                 alts = self._alternates(tid, groups, {t: urls[t] for t in with_posts})

@@ -130,7 +130,8 @@ def published(t: WPTables, post_types: Sequence[str], keyset: bool = False,
 
 def listable_clauses(t: WPTables, post_types: Sequence[str], keep_canonical: Sequence[int] = (),
                      exclude_ids: Sequence[int] = (), keyset: bool = False,
-                     canonical: bool = True) -> Clauses:
+                     canonical: bool = True,
+                     language: ColumnElement[bool] | None = None) -> Clauses:
     """The sitemap condition as named clauses, ANDed by listable() and evaluated one by one
     for a single post by `wpsitemaps explain` (so both read the same rules).
 
@@ -148,16 +149,20 @@ def listable_clauses(t: WPTables, post_types: Sequence[str], keep_canonical: Seq
         clauses.append(("canonical", canonical_ok))
     if exclude_ids:
         clauses.append(("first_link", p.c.ID.not_in(list(exclude_ids))))
+    if language is not None:
+        clauses.append(("language", language))
     return clauses
 
 
 def listable(t: WPTables, post_types: Sequence[str], keep_canonical: Sequence[int] = (),
              exclude_ids: Sequence[int] = (), keyset: bool = False,
-             canonical: bool = True) -> ColumnElement[bool]:
+             canonical: bool = True,
+             language: ColumnElement[bool] | None = None) -> ColumnElement[bool]:
     """The full sitemap condition: published, indexable, no foreign canonical (see
-    listable_clauses for canonical=False)."""
+    listable_clauses for canonical=False and language)."""
     return and_(*(cond for _, cond in listable_clauses(t, post_types, keep_canonical,
-                                                        exclude_ids, keyset, canonical)))
+                                                        exclude_ids, keyset, canonical,
+                                                        language)))
 
 
 def evaluate(conn: Connection, t: WPTables, clauses: Clauses, post_id: int) -> dict[str, bool]:

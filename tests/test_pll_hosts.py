@@ -1,0 +1,140 @@
+"""Polylang with a host per language (subdomains, domains) while Yoast SEO is active: one
+sitemap set per language host, as Yoast 21.1 + Polylang 3.4.6 served it from the same
+database (tests/oracle/polylang/: `sub-yoast`, `domains-yoast`; the truth's `yoast_sitemaps`
+is what each host answered). Requests carry the language host in `Host`, on SQLite and
+MariaDB; every document is validated with validate.py --google.
+
+One deliberate difference: on a language host Yoast's index also names the sitemap of a type
+Polylang does not translate (`recipe`) and serves it empty (its posts' URLs are on the home's
+host, which Yoast's link classifier calls external there); we leave that empty sitemap out.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.conftest import require_mariadb
+from tests.support import wpdb
+from tests.support.sitemaps import assert_valid
+from tests.support.sitemaps import parse_index
+from tests.support.sitemaps import parse_urlset
+from tests.support.sitemaps import path_of
+from wpsitemaps import create_app
+
+FIXTURES = wpdb.REPO / "tests" / "fixtures" / "polylang"
+VARIANTS = ("sub-yoast", "domains-yoast")
+CONFIG = {"TABLE_PREFIX": "wp_", "NOW": "1796109000",
+          "POST_TYPES": {"event": {"rewrite_slug": "events", "has_archive": True},
+                         "recipe": {"rewrite_slug": "recipes"}}}
+
+
+def load_truth(variant: str) -> dict[str, Any]:
+    """The variant's truth file."""
+    data: dict[str, Any] = json.loads((FIXTURES / f"{variant}.truth.json").read_text("utf-8"))
+    return data
+
+
+@pytest.fixture(scope="module")
+def sqlite_urls(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """{variant: URL} of each dump in SQLite."""
+    base = tmp_path_factory.mktemp("pllhosts")
+    return {v: "sqlite:///" + str(wpdb.load_peer_sqlite(base / f"{v}.sqlite",
+                                                        FIXTURES / f"{v}.sql"))
+            for v in VARIANTS}
+
+
+@pytest.fixture(scope="module")
+def mariadb_urls() -> Iterator[dict[str, str]]:
+    """{variant: URL} of each dump in MariaDB."""
+    require_mariadb()
+    names = {v: wpdb.create_mariadb(f"pllhosts{v.replace('-', '')}", FIXTURES / f"{v}.sql")
+             for v in VARIANTS}
+    yield {v: wpdb.mariadb_url(n) for v, n in names.items()}
+    for name in names.values():
+        wpdb.drop_mariadb(name)
+
+
+def get(client: FlaskClient, url: str) -> bytes:
+    """GET an absolute URL with its host in `Host`; 200 and valid XML."""
+    parts = urlsplit(url)
+    resp = client.get(parts.path, base_url=f"{parts.scheme}://{parts.netloc}")
+    assert resp.status_code == 200, url
+    assert_valid(resp.data, url)
+    return resp.data
+
+
+def served_set(app: Flask, home: str) -> dict[str, list[str]]:
+    """{file: [loc]} of the index and every sitemap it lists, requested on `home`'s host."""
+    client = app.test_client()
+    index = [loc for loc, _ in parse_index(get(client, home + "sitemap_index.xml"))]
+    out = {"sitemap_index.xml": index}
+    for loc in index:
+        out[path_of(loc).lstrip("/")] = [u.loc for u in parse_urlset(get(client, loc))]
+    return out
+
+
+def expected_set(truth: dict[str, Any], slug: str) -> dict[str, list[str]]:
+    """Yoast's set on one language host, without the sitemaps it serves empty."""
+    found: dict[str, list[str]] = truth["yoast_sitemaps"][slug]
+    empty = {name for name, locs in found.items() if not locs}
+    return {name: [loc for loc in locs if path_of(loc).lstrip("/") not in empty]
+            for name, locs in found.items() if locs}
+
+
+def check_variant(url: str, variant: str) -> None:
+    """Every language host serves Yoast's set for it: same sitemaps, same URLs, same order
+    where Yoast's order is ID order (the sets are compared as sets: Yoast orders a page by
+    post_modified, we by ID)."""
+    truth = load_truth(variant)
+    app = create_app({"TESTING": True, "DATABASE_URL": url, **CONFIG})
+    for lang in truth["languages"]:
+        want = expected_set(truth, lang["slug"])
+        got = served_set(app, lang["home_url"])
+        assert got["sitemap_index.xml"] == want["sitemap_index.xml"], lang["slug"]
+        for name in want:
+            assert set(got[name]) == set(want[name]), (lang["slug"], name)
+            assert len(got[name]) == len(want[name]), (lang["slug"], name)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_language_hosts_sqlite(sqlite_urls: dict[str, str], variant: str) -> None:
+    """SQLite: each language host serves that language's sitemaps with its own URLs."""
+    check_variant(sqlite_urls[variant], variant)
+
+
+@pytest.mark.mariadb
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_language_hosts_mariadb(mariadb_urls: dict[str, str], variant: str) -> None:
+    """MariaDB: each language host serves that language's sitemaps with its own URLs."""
+    check_variant(mariadb_urls[variant], variant)
+
+
+def test_unknown_host_gets_the_default_language(sqlite_urls: dict[str, str]) -> None:
+    """A host no language has (the service's own address) serves the home host's set."""
+    app = create_app({"TESTING": True, "DATABASE_URL": sqlite_urls["sub-yoast"], **CONFIG})
+    body = app.test_client().get("/post-sitemap.xml", base_url="http://10.0.0.7:8080").data
+    locs = [u.loc for u in parse_urlset(body)]
+    assert "http://pll-subyoast.example.test/hello-languages/" in locs
+    assert not any("de.pll-subyoast" in loc or "fr.pll-subyoast" in loc for loc in locs)
+
+
+def test_robots_names_the_host_index(sqlite_urls: dict[str, str]) -> None:
+    """robots.txt on a language host names that host's sitemap index."""
+    app = create_app({"TESTING": True, "DATABASE_URL": sqlite_urls["domains-yoast"], **CONFIG})
+    body = app.test_client().get("/robots.txt", base_url="http://pll-dom.example.de").text
+    assert "Sitemap: http://pll-dom.example.de/sitemap_index.xml" in body
+
+
+def test_fixture_root_is_the_repo() -> None:
+    """The fixtures the tests read are committed (not regenerated on the fly)."""
+    assert (FIXTURES / "sub-yoast" / "de.pll-subyoast.example.test" / "post-sitemap.xml"
+            ).is_file()
+    assert Path(FIXTURES / "domains-yoast.sql").is_file()
