@@ -133,8 +133,18 @@ def test_robots_names_the_host_index(sqlite_urls: dict[str, str]) -> None:
     assert "Sitemap: http://pll-dom.example.de/sitemap_index.xml" in body
 
 
-def test_fixture_root_is_the_repo() -> None:
-    """The fixtures the tests read are committed (not regenerated on the fly)."""
-    assert (FIXTURES / "sub-yoast" / "de.pll-subyoast.example.test" / "post-sitemap.xml"
-            ).is_file()
-    assert Path(FIXTURES / "domains-yoast.sql").is_file()
+def test_stored_sets_stay_apart(sqlite_urls: dict[str, str], tmp_path: Path) -> None:
+    """With the page store answering inside its window (no database read), each language
+    host still gets its own stored document, never another host's."""
+    config = {"TESTING": True, "DATABASE_URL": sqlite_urls["sub-yoast"], **CONFIG,
+              "STORE": str(tmp_path / "store"), "STORE_WINDOW": 3600}
+    app = create_app(config)
+    hosts = {"de": "http://de.pll-subyoast.example.test",
+             "fr": "http://fr.pll-subyoast.example.test", "en": "http://pll-subyoast.example.test"}
+    for _ in range(2):  # the second round is answered from the store
+        for slug, host in hosts.items():
+            body = app.test_client().get("/post-sitemap.xml", base_url=host).data
+            locs = [u.loc for u in parse_urlset(body)]
+            assert locs and all(loc.startswith(host + "/") for loc in locs), (slug, locs)
+    stored = {f.parent.name for f in (tmp_path / "store").rglob("post-sitemap.xml*")}
+    assert {"blog1.en", "blog1.de", "blog1.fr"} <= stored, stored
