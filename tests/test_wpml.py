@@ -109,3 +109,23 @@ def test_settings_without_tables_are_ignored(tmp_path: Path) -> None:
     app = create_app({"TESTING": True, "DATABASE_URL": site.write_sqlite(tmp_path / "w.sqlite"),
                       "TABLE_PREFIX": "wp_", "NOW": "option:test_now"})
     assert "http://example.test/hello/" in links(app, "post")
+
+
+def test_hidden_language_is_not_listed(tmp_path: Path) -> None:
+    """hidden_languages (WPML_WPSEO_XML_Sitemaps_Filter::exclude_hidden_language_posts(),
+    SitePress::get_active_languages()): German posts, categories and home are not listed and
+    no hreflang points to them; the other languages keep theirs."""
+    app = wpml_app(tmp_path, hidden_languages=["de"])
+    posts = links(app, "post")
+    assert "http://example.test/de/hallo/" not in posts
+    assert "http://example.test/de/" not in posts and "http://example.test/br/" in posts
+    assert posts["http://example.test/hello/"] == [
+        ("en", "http://example.test/hello/"), ("pt-br", "http://example.test/br/ola/")]
+    categories = links(app, "category")
+    assert "http://example.test/category/news/" in categories
+    assert not any("nachrichten" in loc for loc in categories)
+    assert categories["http://example.test/category/news/"] == []
+    body = app.test_client().get("/news-sitemap.xml").data
+    assert_valid(body, "news")
+    news = [u.loc for u in parse_urlset(body)]
+    assert "http://example.test/br/ola/" in news and "http://example.test/de/hallo/" not in news

@@ -26,6 +26,7 @@ from wpsitemaps.wordpress.languages import Language
 from wpsitemaps.wordpress.languages import Languages
 from wpsitemaps.wordpress.queries import languages as ql
 from wpsitemaps.wordpress.queries import posts as qp
+from wpsitemaps.wordpress.queries import wpml as qw
 from wpsitemaps.wordpress.queries.rows import PostRow
 from wpsitemaps.wordpress.site import SiteContext
 
@@ -53,12 +54,15 @@ def host_language(site: SiteContext) -> Language | None:
 def post_language_clause(site: SiteContext, post_type: str) -> ColumnElement[bool] | None:
     """On a language host, the SQL condition for the posts listed there: a translated type's
     posts in that language (PLL_WPSEO::wpseo_posts_where() with force_lang > 1); an
-    untranslated type's posts only on the home's host, where their URLs are. None: no
-    condition (one set for the whole site)."""
+    untranslated type's posts only on the home's host, where their URLs are. With WPML's
+    hidden languages: a translated type's posts in none of them. None: no condition."""
+    langs = translated_post_type(site, post_type)
+    if langs is not None and langs.hidden:
+        return qw.posts_not_in_languages(site.tables, langs.prefix, post_type, langs.hidden)
     lang = host_language(site)
     if lang is None:
         return None
-    if translated_post_type(site, post_type) is not None:
+    if langs is not None:
         return ql.posts_in_language(site.tables, lang.tt_id)
     on_home = langlinks.on_home_host(site.links, site.languages)
     return None if on_home else ql.posts_in_language(site.tables, None)
@@ -78,6 +82,17 @@ def term_off_host(site: SiteContext, taxonomy: str, lang: Language | None) -> st
     if langlinks.on_home_host(site.links, site.languages):
         return ""
     return "untranslated: listed on the home's host only"
+
+
+def hidden_terms(conn: Connection, site: SiteContext, taxonomy: str,
+                 tt_ids: Mapping[int, int]) -> dict[int, str]:
+    """{term_id: language code} of a translated taxonomy's terms in a WPML hidden language
+    (not listed: their language is shown to no visitor)."""
+    langs = translated_taxonomy(site, taxonomy)
+    if langs is None or not langs.hidden:
+        return {}
+    found = objectlangs.term_languages(conn, site.tables, langs, taxonomy, tt_ids)
+    return {tid: code for tid, code in found.items() if code in langs.hidden}
 
 
 def as_alternates(pairs: Sequence[tuple[str, str]]) -> Alternates:

@@ -4,7 +4,8 @@ Polylang 3.x: see wordpress/languages.py. WPML (https://wpml.org/documentation/s
 wpml-tables/): the option `icl_sitepress_settings` (serialized; `language_negotiation_type`
 1 = directory, 2 = domain per language, 3 = `?lang=` parameter; `urls` →
 `directory_for_default_language`; `default_language`; `active_languages`;
-`language_domains`; `custom_posts_sync_option` / `taxonomies_sync_option`, 1 = translated)
+`language_domains`; `custom_posts_sync_option` / `taxonomies_sync_option`, 1 = translated;
+`hidden_languages`, the codes of active languages only editors see)
 and the table `{prefix}icl_languages` (`code`, `default_locale`, `tag`).
 """
 
@@ -84,8 +85,11 @@ def _wpml(conn: Connection, opts: SiteOptions, prefix: str) -> Languages | None:
             raise  # a timeout is not a missing table: the site must not lose its languages
         return None  # WPML's settings without its tables: nothing to go on
     order = [str(c) for c in as_dict(settings.get("languages_order")).values()] or active
-    codes = [c for c in order if c in active and c in rows] + [
-        c for c in active if c in rows and c not in order]
+    # Hidden languages are active but shown to no visitor (SitePress::get_active_languages()
+    # drops them unless a logged-in editor asked to see them).
+    hidden = frozenset(str(c) for c in as_dict(settings.get("hidden_languages")).values())
+    codes = [c for c in order if c in active and c in rows and c not in hidden] + [
+        c for c in active if c in rows and c not in order and c not in hidden]
     if not codes:
         return None
     languages = tuple(Language(c, str(rows[c].english_name or c),
@@ -106,7 +110,7 @@ def _wpml(conn: Connection, opts: SiteOptions, prefix: str) -> Languages | None:
             settings.get("custom_posts_sync_option")),
         taxonomies=frozenset(ALWAYS_TRANSLATED_TAXONOMIES) | _synced(
             settings.get("taxonomies_sync_option")),
-        plugin="wpml", prefix=prefix)
+        plugin="wpml", prefix=prefix, hidden=hidden)
 
 
 def _synced(value: Any) -> frozenset[str]:

@@ -67,6 +67,9 @@ class Languages:
     # Polylang's subdomain / domain modes: the language of the host a request came in on
     # (its sitemaps list only that language: PLL_WPSEO::wpseo_posts_where()); '' otherwise.
     current: str = ""
+    # WPML's hidden languages (`hidden_languages`): left out of `languages` (visitors do not
+    # see them: SitePress::get_active_languages()); their objects are not listed.
+    hidden: frozenset[str] = frozenset()
 
     def by_slug(self, slug: str | None) -> Language | None:
         """The language with this slug, if any."""

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from sqlalchemy import ColumnElement
 from sqlalchemy import Connection
+from sqlalchemy import exists
 from sqlalchemy import func
 from sqlalchemy import select
 
@@ -26,6 +28,16 @@ def languages(conn: Connection, prefix: str) -> list[WPMLLanguageRow]:
     return list(map(WPMLLanguageRow._make, conn.execute(
         select(lang.c.code, lang.c.english_name, lang.c.default_locale, lang.c.tag,
                lang.c.active).order_by(lang.c.id))))
+
+
+def posts_not_in_languages(t: WPTables, prefix: str, post_type: str,
+                           codes: Iterable[str]) -> ColumnElement[bool]:
+    """Posts of a type whose icl_translations row is in none of these languages (WPML's
+    hidden languages: WPML_WPSEO_XML_Sitemaps_Filter::exclude_hidden_language_posts())."""
+    tr = wpml_tables(prefix).translations
+    return ~exists().where(tr.c.element_id == t.posts.c.ID,
+                           tr.c.element_type == f"post_{post_type}",
+                           tr.c.language_code.in_(sorted(codes)))
 
 
 def element_languages(conn: Connection, prefix: str, element_type: str,
