@@ -129,3 +129,26 @@ def test_hidden_language_is_not_listed(tmp_path: Path) -> None:
     assert_valid(body, "news")
     news = [u.loc for u in parse_urlset(body)]
     assert "http://example.test/br/ola/" in news and "http://example.test/de/hallo/" not in news
+
+
+def test_translated_base_slugs(tmp_path: Path) -> None:
+    """String Translation's `URL slug: event` (WPML_Slug_Translation::post_type_link_filter()):
+    the German event under /de/veranstaltungen/, the Brazilian one keeps /events/ (its
+    translation is not complete), the English original /events/; hreflang the same."""
+    site = Site()
+    wpml = Wpml(site, LANGS, custom_posts_sync_option={"event": 1},
+                posts_slug_translation={"on": 1, "types": {"event": 1}})
+    members = {code: site.post(f"Concert {code}", post_type="event", name=f"concert-{code}")
+               for code, _, _ in LANGS}
+    wpml.group("post_event", members)
+    wpml.base_slug("event", "en", "events", {"de": ("veranstaltungen", 10),
+                                             "br": ("eventos", 2)})
+    url = wpml.write_sqlite(tmp_path / "wpml.sqlite")
+    app = create_app({"TESTING": True, "DATABASE_URL": url, "TABLE_PREFIX": "wp_",
+                      "NOW": "option:test_now",
+                      "POST_TYPES": {"event": {"rewrite_slug": "events"}}})
+    got = links(app, "event")
+    want = [("en", "http://example.test/events/concert-en/"),
+            ("de", "http://example.test/de/veranstaltungen/concert-de/"),
+            ("pt-br", "http://example.test/br/events/concert-br/")]
+    assert got == {loc: want for _, loc in want}

@@ -19,6 +19,10 @@ CREATE TABLE "{p}icl_languages" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "code" 
 CREATE TABLE "{p}icl_translations" ("translation_id" INTEGER PRIMARY KEY AUTOINCREMENT,
   "element_type" TEXT DEFAULT 'post_post', "element_id" INTEGER, "trid" INTEGER,
   "language_code" TEXT, "source_language_code" TEXT);
+CREATE TABLE "{p}icl_strings" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "language" TEXT,
+  "context" TEXT, "name" TEXT, "value" TEXT, "status" INTEGER DEFAULT 0);
+CREATE TABLE "{p}icl_string_translations" ("id" INTEGER PRIMARY KEY AUTOINCREMENT,
+  "string_id" INTEGER, "language" TEXT, "status" INTEGER, "value" TEXT);
 """
 
 
@@ -31,6 +35,8 @@ class Wpml:
         self.languages = languages  # (code, default_locale, tag)
         self.rows: list[tuple[str, int, int, str, str | None]] = []
         self.trid = 0
+        # String Translation: (context, name, original language, value, {lang: (value, status)})
+        self.strings: list[tuple[str, str, str, str, dict[str, tuple[str, int]]]] = []
         values: dict[str, Any] = {
             "language_negotiation_type": 1, "default_language": languages[0][0],
             "active_languages": [code for code, _, _ in languages],
@@ -48,6 +54,14 @@ class Wpml:
             self.rows.append((element_type, element_id, self.trid, code,
                               None if code == source else source))
 
+    def base_slug(self, post_type: str, language: str, value: str,
+                  translations: dict[str, tuple[str, int]]) -> None:
+        """A custom type's base registered with String Translation (`URL slug: <type>` in
+        context WordPress, as WPML_Slug_Translation_Records::register_slug() does) and its
+        translations ((value, status): 10 = complete)."""
+        self.strings.append(("WordPress", f"URL slug: {post_type}", language, value,
+                             translations))
+
     def write_sqlite(self, path: Path) -> str:
         """Write the site and WPML's tables to SQLite; returns the URL."""
         url = self.site.write_sqlite(path)
@@ -59,6 +73,13 @@ class Wpml:
                         [(c, c.upper(), loc, tag) for c, loc, tag in self.languages])
         con.executemany(f'INSERT INTO "{p}icl_translations" (element_type, element_id, trid, '
                         "language_code, source_language_code) VALUES (?, ?, ?, ?, ?)", self.rows)
+        for context, name, language, value, translations in self.strings:
+            cur = con.execute(f'INSERT INTO "{p}icl_strings" (language, context, name, value) '
+                              "VALUES (?, ?, ?, ?)", (language, context, name, value))
+            con.executemany(f'INSERT INTO "{p}icl_string_translations" (string_id, language, '
+                            "status, value) VALUES (?, ?, ?, ?)",
+                            [(cur.lastrowid, lang, status, text)
+                             for lang, (text, status) in translations.items()])
         con.commit()
         con.close()
         return url

@@ -156,3 +156,19 @@ def on_home_host(site: LinkSite, langs: Languages | None) -> bool:
     its link classifier calls them external)."""
     home = (urlsplit(site.home).hostname or "").lower()
     return (urlsplit(serving_home(site, langs)).hostname or "").lower() == home
+
+
+def translated_base(site: LinkSite, url: str, base: str | None, slug: str | None) -> str:
+    """A custom type's URL with its base slug in the post's language, as WPML String
+    Translation builds it before the language goes in (WPML_Slug_Translation::
+    post_type_link_filter(): `/events/` -> `/veranstaltungen/` in the permalink structure,
+    `events=` -> `veranstaltungen=` in a plain link)."""
+    base = (base or "").strip("/")
+    if not base or not slug or slug == base:
+        return url
+    if not site.structure:
+        return url.replace(f"{base}=", f"{slug}=", 1)
+    root = f"{site.home}/{_root(site)}"
+    if url.startswith(root + base + "/"):
+        return root + slug + "/" + url[len(root + base + "/"):]
+    return url

@@ -110,7 +110,43 @@ def _wpml(conn: Connection, opts: SiteOptions, prefix: str) -> Languages | None:
             settings.get("custom_posts_sync_option")),
         taxonomies=frozenset(ALWAYS_TRANSLATED_TAXONOMIES) | _synced(
             settings.get("taxonomies_sync_option")),
-        plugin="wpml", prefix=prefix, hidden=hidden)
+        plugin="wpml", prefix=prefix, hidden=hidden,
+        base_slugs=_base_slugs(conn, opts, settings, prefix, codes))
+
+
+# ICL_TM_COMPLETE: a string translation WPML uses (WPML_ST_Slug::is_translation_complete()).
+STRING_COMPLETE = 10
+
+
+def _base_slugs(conn: Connection, opts: SiteOptions, settings: dict[Any, Any], prefix: str,
+                codes: list[str]) -> dict[str, dict[str, str]]:
+    """{post type: {language: base slug}} of the custom types whose base WPML String
+    Translation translates (WPML_Slug_Translation::post_type_link_filter()): on when the
+    option `wpml_base_slug_translation` is (older sites: `posts_slug_translation.on`, which
+    WPML migrates to it) and the type is ticked in `posts_slug_translation.types`. A
+    language's slug is the string's original value in its original language, else a
+    complete translation (WPML_ST_Slug::filter_value()); without one the base stays."""
+    slug_settings = as_dict(settings.get("posts_slug_translation"))
+    enabled = opts.raw.get("wpml_base_slug_translation")
+    if not flag(enabled if enabled is not None else slug_settings.get("on")):
+        return {}
+    types = [str(k) for k, v in as_dict(slug_settings.get("types")).items() if flag(v)]
+    if not types:
+        return {}
+    try:
+        rows = qw.slug_strings(conn, prefix, [f"URL slug: {t}" for t in types])
+    except SQLAlchemyError as exc:
+        if transient(exc):
+            raise
+        return {}  # String Translation's tables are not there: bases stay as registered
+    out: dict[str, dict[str, str]] = {}
+    for name, original_lang, original, lang, value, status in rows:
+        slugs = out.setdefault(name.removeprefix("URL slug: "), {})
+        if original_lang and original:
+            slugs[original_lang] = original.strip("/")
+        if lang and value and status == STRING_COMPLETE and lang != original_lang:
+            slugs[str(lang)] = str(value).strip("/")
+    return {t: {c: v for c, v in slugs.items() if c in codes} for t, slugs in out.items()}
 
 
 def _synced(value: Any) -> frozenset[str]:

@@ -70,6 +70,9 @@ class Languages:
     # WPML's hidden languages (`hidden_languages`): left out of `languages` (visitors do not
     # see them: SitePress::get_active_languages()); their objects are not listed.
     hidden: frozenset[str] = frozenset()
+    # WPML String Translation: {post type: {language: its base slug}} where the base is
+    # translated (`URL slug: <type>` strings; wordpress/langload.py).
+    base_slugs: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     def by_slug(self, slug: str | None) -> Language | None:
         """The language with this slug, if any."""
