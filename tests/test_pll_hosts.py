@@ -28,6 +28,8 @@ from tests.support.sitemaps import parse_index
 from tests.support.sitemaps import parse_urlset
 from tests.support.sitemaps import path_of
 from wpsitemaps import create_app
+from wpsitemaps.check import run_check
+from wpsitemaps.config import load_settings
 
 FIXTURES = wpdb.REPO / "tests" / "fixtures" / "polylang"
 VARIANTS = ("sub-yoast", "domains-yoast")
@@ -148,3 +150,13 @@ def test_stored_sets_stay_apart(sqlite_urls: dict[str, str], tmp_path: Path) -> 
             assert locs and all(loc.startswith(host + "/") for loc in locs), (slug, locs)
     stored = {f.parent.name for f in (tmp_path / "store").rglob("post-sitemap.xml*")}
     assert {"blog1.en", "blog1.de", "blog1.fr"} <= stored, stored
+
+
+def test_check_names_the_language_hosts(sqlite_urls: dict[str, str]) -> None:
+    """`wpsitemaps check` says which host serves which language's set."""
+    lines: list[str] = []
+    settings = load_settings({"DATABASE_URL": sqlite_urls["domains-yoast"],
+                              "TABLE_PREFIX": "wp_"}, environ={})
+    assert run_check(settings, lines.append) == 0
+    assert ("language hosts pll-dom.example.test (en), pll-dom.example.de (de), "
+            "pll-dom.example.fr (fr): one sitemap set each") in lines

@@ -12,6 +12,7 @@ from wpsitemaps.config import Settings
 from wpsitemaps.network_check import run_network_check
 from wpsitemaps.serving.sites import Sites
 from wpsitemaps.wordpress.db import make_engine
+from wpsitemaps.wordpress.langlinks import language_hosts
 from wpsitemaps.wordpress.site import build_site
 from wpsitemaps.wordpress.typereport import type_report
 
@@ -50,6 +51,10 @@ def run_check(settings: Settings, echo: Callable[[str], None],
         echo(f"languages     {', '.join(lang.slug for lang in langs.languages)} "
              f"({langs.plugin}, default {langs.default}, force_lang {langs.force_lang}, "
              f"hide_default {int(langs.hide_default)})")
+        hosts = language_hosts(site.links, langs)
+        if hosts:
+            echo("language hosts " + ", ".join(f"{h} ({slug})" for h, slug in hosts.items())
+                 + ": one sitemap set each")
     if comparison is not None:
         report(comparison, echo)
         return 1 if comparison.differences else 0
