@@ -45,9 +45,10 @@ def wpml_app(tmp_path: Path, **settings: Any) -> Flask:
                        "NOW": "option:test_now"})
 
 
-def links(app: Flask, name: str) -> dict[str, list[tuple[str, str]]]:
-    """{loc: [(hreflang, href)]} of one served sitemap (validated)."""
-    body = app.test_client().get(f"/{name}-sitemap.xml").data
+def links(app: Flask, name: str, host: str = "http://localhost",
+          ) -> dict[str, list[tuple[str, str]]]:
+    """{loc: [(hreflang, href)]} of one served sitemap (validated), requested on `host`."""
+    body = app.test_client().get(f"/{name}-sitemap.xml", base_url=host).data
     assert_valid(body, name)
     return {u.loc: [(a.get("hreflang", ""), a.get("href", ""))
                     for a in u.element.findall(XHTML + "link")] for u in parse_urlset(body)}
@@ -75,11 +76,21 @@ def test_language_parameter(tmp_path: Path) -> None:
 
 
 def test_language_domains(tmp_path: Path) -> None:
-    """language_negotiation_type 2: each language on its domain from language_domains."""
+    """language_negotiation_type 2: each language on its domain from language_domains, and
+    each domain serves its own language's set (WPML_WPSEO_XML_Sitemaps_Filter per domain:
+    filter_single_type_where() on Yoast's queries, the terms filter kept)."""
     app = wpml_app(tmp_path, language_negotiation_type=2,
                    language_domains={"de": "example.de", "br": "example.com.br"})
-    got = links(app, "post")
-    assert "http://example.de/hallo/" in got and "http://example.com.br/ola/" in got
+    english = links(app, "post", "http://example.test")
+    german = links(app, "post", "http://example.de")
+    brazilian = links(app, "post", "http://example.com.br")
+    assert set(german) == {"http://example.de/", "http://example.de/hallo/"}
+    assert set(brazilian) == {"http://example.com.br/", "http://example.com.br/ola/"}
+    assert {"http://example.test/hello/", "http://example.test/alone/"} <= set(english)
+    assert not any("example.de" in loc or "example.com.br" in loc for loc in english)
+    assert german["http://example.de/hallo/"] == english["http://example.test/hello/"]
+    categories = links(app, "category", "http://example.de")
+    assert set(categories) == {"http://example.de/category/nachrichten/"}
 
 
 def test_translated_terms_by_term_taxonomy_id(tmp_path: Path) -> None:

@@ -53,7 +53,8 @@ def host_language(site: SiteContext) -> Language | None:
 
 def post_language_clause(site: SiteContext, post_type: str) -> ColumnElement[bool] | None:
     """On a language host, the SQL condition for the posts listed there: a translated type's
-    posts in that language (PLL_WPSEO::wpseo_posts_where() with force_lang > 1); an
+    posts in that language (PLL_WPSEO::wpseo_posts_where() with force_lang > 1, WPML's
+    filter_single_type_where() per domain); an
     untranslated type's posts only on the home's host, where their URLs are. With WPML's
     hidden languages: a translated type's posts in none of them. None: no condition."""
     langs = translated_post_type(site, post_type)
@@ -62,6 +63,8 @@ def post_language_clause(site: SiteContext, post_type: str) -> ColumnElement[boo
     lang = host_language(site)
     if lang is None:
         return None
+    if langs is not None and langs.plugin == "wpml":
+        return qw.posts_in_language(site.tables, langs.prefix, post_type, lang.slug)
     if langs is not None:
         return ql.posts_in_language(site.tables, lang.tt_id)
     on_home = langlinks.on_home_host(site.links, site.languages)

@@ -126,12 +126,12 @@ def language_hosts(site: LinkSite, langs: Languages) -> dict[str, str]:
     """{host name: language slug} when each language has its own host, else {}.
 
     Polylang with subdomains or domains (force_lang 2 / 3, pretty permalinks: with plain
-    ones PLL_Links_Default is used whatever force_lang says). The host of the site's own
+    ones PLL_Links_Default is used whatever force_lang says), WPML with a domain per
+    language (WPML_WPSEO_XML_Sitemaps_Filter::is_per_domain()). The host of the site's own
     home belongs to the language whose home it is (the default language in both modes,
     PLL_Links_Subdomain / PLL_Links_Domain); a host no language has is left out.
     """
-    if langs.plugin != "polylang" or not site.structure or langs.force_lang not in (
-            SUBDOMAIN, DOMAIN):
+    if not site.structure or langs.force_lang not in (SUBDOMAIN, DOMAIN):
         return {}
     out: dict[str, str] = {}
     for lang in langs.languages:

@@ -158,7 +158,7 @@ def host_languages(conn: Connection, settings: Settings) -> dict[str, str]:
     (langlinks.language_hosts), {} otherwise: what resolving a request's host needs."""
     tables = build_tables(settings.table_prefix, settings.base_prefix)
     options = load_options(conn, tables, settings)
-    if "polylang" not in options.raw:
+    if "polylang" not in options.raw and not options.raw.get("icl_sitepress_settings"):
         return {}
     langs = load_languages(conn, tables, options, settings.table_prefix)
     links = LinkSite(options.home, options.permalink_structure, options.show_on_front,

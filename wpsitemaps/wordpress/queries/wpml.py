@@ -41,6 +41,15 @@ def posts_not_in_languages(t: WPTables, prefix: str, post_type: str,
                            tr.c.language_code.in_(sorted(codes)))
 
 
+def posts_in_language(t: WPTables, prefix: str, post_type: str,
+                      code: str) -> ColumnElement[bool]:
+    """Posts of a type whose icl_translations row is in this language (WPML_Query_Filter::
+    filter_single_type_where(), which WPML adds to Yoast's queries on a language's domain)."""
+    tr = wpml_tables(prefix).translations
+    return exists().where(tr.c.element_id == t.posts.c.ID,
+                          tr.c.element_type == f"post_{post_type}", tr.c.language_code == code)
+
+
 SLUG_CONTEXTS = ("default", "WordPress")  # WPML_Slug_Translation_Records::CONTEXT_*
 
 
