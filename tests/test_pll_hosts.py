@@ -12,6 +12,7 @@ host, which Yoast's link classifier calls external there); we leave that empty s
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -160,3 +161,14 @@ def test_check_names_the_language_hosts(sqlite_urls: dict[str, str]) -> None:
     assert run_check(settings, lines.append) == 0
     assert ("language hosts pll-dom.example.test (en), pll-dom.example.de (de), "
             "pll-dom.example.fr (fr): one sitemap set each") in lines
+
+
+def test_feed_on_a_language_host(sqlite_urls: dict[str, str]) -> None:
+    """/rss.xml on a language host: that language's articles, links on that host."""
+    app = create_app({"TESTING": True, "DATABASE_URL": sqlite_urls["sub-yoast"], **CONFIG})
+    body = app.test_client().get("/rss.xml", base_url="http://fr.pll-subyoast.example.test")
+    assert body.status_code == 200
+    links = re.findall(r"<link>([^<]+)</link>", body.text)
+    assert links[0] == "http://fr.pll-subyoast.example.test/"
+    assert set(links[1:]) == {"http://fr.pll-subyoast.example.test/seulement-deux/",
+                              "http://fr.pll-subyoast.example.test/bonjour-les-langues/"}

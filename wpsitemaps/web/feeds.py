@@ -23,7 +23,7 @@ def feed(filename: str) -> BaseResponse:
     current = session()
     registry = current.registry
     found = build_feed(registry, current.service.feeds)
-    body = render_feed(template, found, registry.site.options.home + "/" + filename)
+    body = render_feed(template, found, registry.site.serving_home + "/" + filename)
     return cached(Response(body, content_type=f"{kind}; charset=utf-8"), body, found.updated)
 
 
