@@ -31,6 +31,8 @@ from tests.support.sitemaps import path_of
 from wpsitemaps import create_app
 from wpsitemaps.check import run_check
 from wpsitemaps.config import load_settings
+from wpsitemaps.explain.command import explain_with
+from wpsitemaps.wordpress.db import make_engine
 
 FIXTURES = wpdb.REPO / "tests" / "fixtures" / "polylang"
 VARIANTS = ("sub-yoast", "domains-yoast")
@@ -172,3 +174,24 @@ def test_feed_on_a_language_host(sqlite_urls: dict[str, str]) -> None:
     assert links[0] == "http://fr.pll-subyoast.example.test/"
     assert set(links[1:]) == {"http://fr.pll-subyoast.example.test/seulement-deux/",
                               "http://fr.pll-subyoast.example.test/bonjour-les-langues/"}
+
+
+def test_explain_on_language_hosts(sqlite_urls: dict[str, str]) -> None:
+    """`explain URL` answers for the URL's host; an ID is explained on the home's host, where
+    a German post is not listed and the reason names the host whose sitemaps list it."""
+    settings = load_settings({"DATABASE_URL": sqlite_urls["sub-yoast"], "TABLE_PREFIX": "wp_",
+                              "NOW": "1796109000"}, environ={})
+    german = "http://de.pll-subyoast.example.test/hallo-sprachen/"
+    engine = make_engine(settings)
+    try:
+        with engine.connect() as conn:
+            by_url = explain_with(conn, settings, german)[0]
+            by_id = explain_with(conn, settings, str(by_url.id))[0]
+    finally:
+        engine.dispose()
+    content = by_url.listings[0]
+    assert content.listed and content.loc == german and content.file == "post-sitemap.xml"
+    assert not by_id.listings[0].listed
+    assert by_id.listings[0].reasons == [
+        "in de: listed in the sitemaps of http://de.pll-subyoast.example.test/, "
+        "not of http://pll-subyoast.example.test/"]
