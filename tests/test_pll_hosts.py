@@ -12,7 +12,11 @@ host, which Yoast's link classifier calls external there); we leave that empty s
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -195,3 +199,28 @@ def test_explain_on_language_hosts(sqlite_urls: dict[str, str]) -> None:
     assert by_id.listings[0].reasons == [
         "in de: listed in the sitemaps of http://de.pll-subyoast.example.test/, "
         "not of http://pll-subyoast.example.test/"]
+
+
+@pytest.mark.wordpress
+@pytest.mark.skipif(os.environ.get("WPSITEMAPS_WORDPRESS_TESTS") != "1",
+                    reason="runs PHP and WordPress; set WPSITEMAPS_WORDPRESS_TESTS=1")
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_regenerated_yoast_sets_equal_committed(variant: str, tmp_path: Path) -> None:
+    """With Polylang 3.4.6 and Yoast SEO 21.1 in WPSITEMAPS_PLL_PLUGINS (polylang/ and
+    wordpress-seo/, see tests/oracle/polylang/README.md), real WordPress writes the variant
+    again and Yoast serves every language host the committed set (URLs; lastmods carry the
+    run's time). Without the plugins' source (CI cannot fetch them) it is skipped."""
+    plugins = os.environ.get("WPSITEMAPS_PLL_PLUGINS", "")
+    if not plugins:
+        pytest.skip("needs the plugins' source: set WPSITEMAPS_PLL_PLUGINS (see README)")
+    if not (shutil.which("php") and Path(plugins).is_dir()):
+        pytest.fail(f"php or the plugins directory {plugins!r} is missing")
+    require_mariadb()
+    generator = wpdb.REPO / "tests" / "oracle" / "polylang" / "generate.py"
+    subprocess.run([sys.executable, str(generator), plugins, "--out", str(tmp_path), variant],
+                   check=True, capture_output=True)
+    fresh = json.loads((tmp_path / f"{variant}.truth.json").read_text(encoding="utf-8"))
+    committed = load_truth(variant)
+    assert fresh["yoast_sitemaps"] == committed["yoast_sitemaps"]
+    assert [(p["id"], p["loc"], p["lang"]) for p in fresh["posts"]] == [
+        (p["id"], p["loc"], p["lang"]) for p in committed["posts"]]

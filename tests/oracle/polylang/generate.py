@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Regenerate the Polylang oracle fixtures: real WordPress + real Polylang write each variant.
 
-    python3 tests/oracle/polylang/generate.py PLUGINS_DIR [VARIANT ...]
+    python3 tests/oracle/polylang/generate.py PLUGINS_DIR [--out DIR] [VARIANT ...]
 
 PLUGINS_DIR holds `polylang/`: Polylang 3.4.6's release code (not committed here; e.g.
 `git archive 3.4.6` of polylang/polylang plus a classmap vendor/autoload.php). Needs php-cli,
@@ -92,13 +92,13 @@ def _locs(body: bytes, tag: str) -> list[str]:
     return [(el.findtext(SM + "loc") or "").strip() for el in ET.fromstring(body).iter(SM + tag)]
 
 
-def _record_yoast(port: int, truth: dict[str, object], variant: str) -> None:
+def _record_yoast(port: int, truth: dict[str, object], variant: str, out: Path) -> None:
     """On each language's host: Yoast's sitemap_index.xml and every sitemap it lists, saved
     as XML under <variant>/<host>/ and recorded as {slug: {sitemap: [loc]}}."""
-    out: dict[str, dict[str, list[str]]] = {}
+    sets: dict[str, dict[str, list[str]]] = {}
     for lang in truth["languages"]:  # type: ignore[attr-defined]
         home = str(lang["home_url"]).rstrip("/")
-        folder = OUT / variant / (urlsplit(home).hostname or "")
+        folder = out / variant / (urlsplit(home).hostname or "")
         folder.mkdir(parents=True, exist_ok=True)
         status, body = _get(port, home + "/sitemap_index.xml")
         if status != 200:
@@ -110,11 +110,11 @@ def _record_yoast(port: int, truth: dict[str, object], variant: str) -> None:
             name = urlsplit(loc).path.strip("/")
             (folder / name).write_bytes(sub)
             found[name] = _locs(sub, "url") if status == 200 else [f"HTTP {status}"]
-        out[str(lang["slug"])] = found
-    truth["yoast_sitemaps"] = out
+        sets[str(lang["slug"])] = found
+    truth["yoast_sitemaps"] = sets
 
 
-def _record_hreflang(env: dict[str, str], truth: dict[str, object]) -> None:
+def _record_hreflang(env: dict[str, str], truth: dict[str, object], out: Path) -> None:
     port = _free_port()
     server = subprocess.Popen(["php", "-S", f"127.0.0.1:{port}", str(HERE / "site.php")],
                               env={**env, "PLL_PHASE": "serve"}, cwd="/usr/share/wordpress",
@@ -135,13 +135,13 @@ def _record_hreflang(env: dict[str, str], truth: dict[str, object]) -> None:
             status, links = _hreflang(port, lang["home_url"])
             lang["http_status"], lang["hreflang"] = status, links
         if env["PLL_VARIANT"] in YOAST:
-            _record_yoast(port, truth, env["PLL_VARIANT"])
+            _record_yoast(port, truth, env["PLL_VARIANT"], out)
     finally:
         server.terminate()
         server.wait(timeout=10)
 
 
-def generate(variant: str, plugins: Path) -> None:
+def generate(variant: str, plugins: Path, out: Path = OUT) -> None:
     """Build one variant from an empty database and write its dump and truth."""
     db = f"wpsm_pll_oracle_{variant}"
     _sql(f"DROP DATABASE IF EXISTS `{db}`")
@@ -151,22 +151,28 @@ def generate(variant: str, plugins: Path) -> None:
     phases += ["yoast", "yoastsetup"] if variant in YOAST else []
     for phase in phases:
         _php(env, phase)
-    OUT.mkdir(parents=True, exist_ok=True)
-    truth_path = OUT / f"{variant}.truth.json"
+    out.mkdir(parents=True, exist_ok=True)
+    truth_path = out / f"{variant}.truth.json"
     _php({**env, "PLL_OUT": str(truth_path)}, "truth")
     truth = json.loads(truth_path.read_text(encoding="utf-8"))
-    _record_hreflang(env, truth)
+    _record_hreflang(env, truth, out)
     truth_path.write_text(json.dumps(truth, indent=1, ensure_ascii=False) + "\n",
                           encoding="utf-8")
     dump = subprocess.run([shutil.which("mariadb-dump") or "mysqldump", "-h", "127.0.0.1",
                            "-uroot", "--skip-dump-date", "--skip-comments", db],
                           check=True, capture_output=True)
-    (OUT / f"{variant}.sql").write_bytes(dump.stdout)
+    (out / f"{variant}.sql").write_bytes(dump.stdout)
     _sql(f"DROP DATABASE `{db}`")
     print(f"{variant}: {truth_path.stat().st_size} bytes truth, {len(dump.stdout)} bytes dump")
 
 
 if __name__ == "__main__":
-    plugin_dir = Path(sys.argv[1]).resolve()
-    for name in sys.argv[2:] or VARIANTS:
-        generate(name, plugin_dir)
+    args = sys.argv[1:]
+    target = OUT
+    if "--out" in args:  # a directory other than tests/fixtures/polylang (the lane's test)
+        at = args.index("--out")
+        target = Path(args[at + 1]).resolve()
+        del args[at:at + 2]
+    plugin_dir = Path(args[0]).resolve()
+    for name in args[1:] or VARIANTS:
+        generate(name, plugin_dir, target)
