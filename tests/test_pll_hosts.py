@@ -76,8 +76,9 @@ def get(client: FlaskClient, url: str) -> bytes:
     parts = urlsplit(url)
     resp = client.get(parts.path, base_url=f"{parts.scheme}://{parts.netloc}")
     assert resp.status_code == 200, url
-    assert_valid(resp.data, url)
-    return resp.data
+    body: bytes = resp.data
+    assert_valid(body, url)
+    return body
 
 
 def served_set(app: Flask, home: str) -> dict[str, list[str]]:
