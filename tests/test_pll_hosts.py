@@ -23,6 +23,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -32,10 +33,12 @@ from tests.support.sitemaps import assert_valid
 from tests.support.sitemaps import parse_index
 from tests.support.sitemaps import parse_urlset
 from tests.support.sitemaps import path_of
+from wpsitemaps import cli
 from wpsitemaps import create_app
 from wpsitemaps.check import run_check
 from wpsitemaps.config import load_settings
 from wpsitemaps.explain.command import explain_with
+from wpsitemaps.web.context import service_of
 from wpsitemaps.wordpress.db import make_engine
 
 FIXTURES = wpdb.REPO / "tests" / "fixtures" / "polylang"
@@ -225,3 +228,18 @@ def test_regenerated_yoast_sets_equal_committed(variant: str, tmp_path: Path) ->
     assert fresh["yoast_sitemaps"] == committed["yoast_sitemaps"]
     assert [(p["id"], p["loc"], p["lang"]) for p in fresh["posts"]] == [
         (p["id"], p["loc"], p["lang"]) for p in committed["posts"]]
+
+
+def test_export_a_language_host(sqlite_urls: dict[str, str], tmp_path: Path,
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """`wpsitemaps export DIR --host de.…` writes the German host's set, as served there."""
+    app = create_app({"TESTING": True, "DATABASE_URL": sqlite_urls["sub-yoast"], **CONFIG})
+    monkeypatch.setattr(cli, "build_service", lambda overrides=None: service_of(app))
+    host = "de.pll-subyoast.example.test"
+    result = CliRunner().invoke(cli.main, ["export", str(tmp_path / "de"), "--host", host])
+    assert result.exit_code == 0, result.output
+    served = app.test_client().get("/post-sitemap.xml", base_url=f"http://{host}").data
+    assert (tmp_path / "de" / "post-sitemap.xml").read_bytes() == served
+    assert b"http://de.pll-subyoast.example.test/hallo-sprachen/" in served
+    robots = (tmp_path / "de" / "robots.txt").read_text()
+    assert f"Sitemap: http://{host}/sitemap_index.xml" in robots
