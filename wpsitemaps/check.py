@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
+from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
 from wpsitemaps.compare import compare
@@ -11,16 +13,31 @@ from wpsitemaps.compare import report
 from wpsitemaps.config import Settings
 from wpsitemaps.network_check import run_network_check
 from wpsitemaps.serving.sites import Sites
+from wpsitemaps.sitemaps.drops import video_drops
+from wpsitemaps.sitemaps.providers.video import VideoProvider
+from wpsitemaps.sitemaps.registry import Registry
+from wpsitemaps.startup import startup_check
+from wpsitemaps.wordpress.causes import cause
 from wpsitemaps.wordpress.db import make_engine
 from wpsitemaps.wordpress.langlinks import language_hosts
+from wpsitemaps.wordpress.seoreport import seo_lines
+from wpsitemaps.wordpress.site import SiteContext
 from wpsitemaps.wordpress.site import build_site
 from wpsitemaps.wordpress.typereport import type_report
+from wpsitemaps.wordpress.typereport import unserved
+
+log = logging.getLogger(__name__)
 
 
 def run_check(settings: Settings, echo: Callable[[str], None],
               compare_yoast: bool = False) -> int:
     """Print the site facts; 0 when the database is readable (and, with compare_yoast, no URL
     differs from Yoast's indexables), 1 when URLs differ, 2 when a table cannot be read."""
+    tables, line = startup_check(settings)
+    stop = line or (tables.stop_line() if tables is not None else None)
+    if stop is not None:
+        echo(f"wpsitemaps: {stop.removeprefix('unreachable: ')}")
+        return 2
     engine = make_engine(settings)
     comparison = None
     try:
@@ -30,10 +47,13 @@ def run_check(settings: Settings, echo: Callable[[str], None],
                 return 0
             site = build_site(conn, settings)
             types_report = type_report(conn, site)
+            seo_report = seo_lines(conn, site)
+            dropped = unserved(conn, site) + video_lines(conn, site)
             if compare_yoast:
                 comparison = compare(conn, site)
     except SQLAlchemyError as exc:
-        echo(f"cannot read the database: {exc.__class__.__name__}: {exc}")
+        echo(f"wpsitemaps: {cause(exc, settings.database_url, settings.table_prefix)}")
+        log.debug("check failed", exc_info=exc)
         return 2
     finally:
         engine.dispose()
@@ -46,6 +66,11 @@ def run_check(settings: Settings, echo: Callable[[str], None],
     echo("taxonomies    " + ", ".join(t.name for t in site.types.taxonomies))
     for line in types_report:
         echo(line)
+    for line in seo_report:
+        echo(line)
+    assert tables is not None
+    for line in tables.skip_lines() + dropped:
+        echo(f"finding       {line}")
     if site.languages is not None:
         langs = site.languages
         echo(f"languages     {', '.join(lang.slug for lang in langs.languages)} "
@@ -59,3 +84,15 @@ def run_check(settings: Settings, echo: Callable[[str], None],
         report(comparison, echo)
         return 1 if comparison.differences else 0
     return 0
+
+
+def video_lines(conn: Connection, site: SiteContext) -> list[str]:
+    """The videos the video sitemap leaves out, by reason (nothing when it is not served)."""
+    video = next((p for p in Registry(conn, site).providers if isinstance(p, VideoProvider)),
+                 None)
+    if video is None:
+        return []
+    drops = video_drops(conn, video)
+    if drops is None:
+        return ["videos: not counted here (a site this large is scanned in the background)"]
+    return drops.lines()

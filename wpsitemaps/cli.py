@@ -15,6 +15,7 @@ import click
 from sqlalchemy.exc import SQLAlchemyError
 
 from wpsitemaps.config import ConfigError
+from wpsitemaps.config import Settings
 from wpsitemaps.config import load_settings
 
 if TYPE_CHECKING:
@@ -60,7 +61,19 @@ def serve(host: str, port: int, workers: int) -> None:
             open_store(settings)  # checked once here: one line, not one per worker
     except ConfigError as exc:
         fail(str(exc))
+    check_readiness(settings)
     run_gunicorn(host, port, workers, os.environ.copy())
+
+
+def check_readiness(settings: Settings) -> None:
+    """Stop when a table the site needs cannot be read; name the optional ones skipped."""
+    from wpsitemaps.startup import serve_verdict
+
+    stop, warnings = serve_verdict(settings)
+    if stop is not None:
+        fail(stop)
+    for line in warnings:
+        click.echo(f"wpsitemaps: {line}", err=True)
 
 
 def run_gunicorn(host: str, port: int, workers: int, env: dict[str, str]) -> None:
@@ -152,7 +165,8 @@ def robots_lines(full: bool, feeds: bool) -> None:
                 return
             text = robots_text(session)
     except SQLAlchemyError as exc:
-        fail(f"robots.txt answered 503: the database cannot be read ({exc.__class__.__name__})")
+        fail(f"robots.txt answered 503: the database cannot be read: "
+             f"{service.outage.describe(exc)}")
     except ExportError as exc:
         fail(str(exc))
     lines = text.splitlines() if full else [
@@ -224,8 +238,8 @@ def _export_one(service: Service, directory: Path, with_gzip: bool, base_url: st
         except (ExportError, OSError) as exc:
             fail(f"export failed, {directory} left as it was: {exc}")
         except SQLAlchemyError as exc:
-            fail(f"export failed, {directory} left as it was: the database cannot be read "
-                 f"({exc.__class__.__name__})")
+            fail(f"export failed, {directory} left as it was: the database cannot be read: "
+                 f"{service.outage.describe(exc)}")
     click.echo(f"wrote {count} files to {directory}")
 
 
@@ -259,3 +273,34 @@ def audit(url: str, sample: int | None, concurrency: int, timeout: float, agent:
 
 if __name__ == "__main__":
     main()
+
+
+@main.command()
+@click.option("--user", required=True, help="The read-only user the statements grant to.")
+@click.option("--host", "user_host", required=True,
+              help="The host part of that user ('10.0.0.%', 'localhost').")
+def grants(user: str, user_host: str) -> None:
+    """Print the GRANT SELECT statements for every table this site reads (run it with a user
+    that can see the tables, such as WordPress's own)."""
+    from sqlalchemy.engine import make_url
+
+    from wpsitemaps.startup import grant_lines
+    from wpsitemaps.startup import startup_check
+
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        fail(str(exc))
+    url = make_url(settings.database_url)
+    if url.get_backend_name() == "sqlite":
+        fail("grants are for MariaDB and MySQL; an SQLite file is read with file permissions")
+    report, line = startup_check(settings)
+    if report is None:
+        fail(str(line).removeprefix("unreachable: "))
+    if report.prefix_exists is False:
+        fail(str(report.stop_line()))
+    lines, notes = grant_lines(report, str(url.database), user, user_host)
+    for note in notes:
+        click.echo(f"-- {note}", err=True)
+    for statement in lines:
+        click.echo(statement)

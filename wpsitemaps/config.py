@@ -75,6 +75,8 @@ class Settings:
     network: bool | None = None
     sites: Mapping[int, Settings] = field(default_factory=dict)
     site_cache_size: int = 100
+    # The SEO plugins whose markers count (issue #24): empty = those in active_plugins.
+    seo_plugins: tuple[str, ...] = ()
 
     def for_site(self, blog_id: int, table_prefix: str, base_prefix: str) -> Settings:
         """The settings of one site of a network: its [sites.N] overrides and its tables."""
@@ -110,7 +112,7 @@ SCALAR_KEYS = {
     "site_cache_size": int,
 }
 LIST_KEYS = {"news_post_types", "news_excluded_categories", "exclude_post_types",
-             "exclude_taxonomies"}
+             "exclude_taxonomies", "seo_plugins"}
 TABLE_KEYS = {"post_types", "taxonomies", "sites"}
 # What a [sites.N] table cannot change: the database and the network's own layout.
 NETWORK_ONLY_KEYS = {"database_url", "table_prefix", "base_prefix", "network",
@@ -232,6 +234,7 @@ def _build(raw: dict[str, Any], env: Mapping[str, str]) -> Settings:
         sites=_site_settings(raw, env),
         site_cache_size=_at_least(raw.get("site_cache_size", 100),
                                   "WPSITEMAPS_SITE_CACHE_SIZE", 1),
+        seo_plugins=_list(raw.get("seo_plugins", ()), "seo_plugins"),
     )
 
 

@@ -28,6 +28,9 @@ from wpsitemaps.wordpress.dates import w3c
 from wpsitemaps.wordpress.langlinks import language_home
 from wpsitemaps.wordpress.queries import lookup
 from wpsitemaps.wordpress.queries import posts as qp
+from wpsitemaps.wordpress.seoplugins import EVERY
+from wpsitemaps.wordpress.seoplugins import FALLBACK
+from wpsitemaps.wordpress.seoplugins import SeoChoice
 
 STATUS_WORDS = {
     "draft": "draft", "pending": "pending review", "private": "private",
@@ -42,6 +45,9 @@ def explain_post(registry: Registry, row: Any, found_by: str) -> Explanation:
     out = Explanation("post", int(row.ID), str(row.post_type), title, found_by,
                       status=str(row.post_status))
     content, entry = _content(registry, row)
+    if any(r.startswith("noindexed by ") for r in content.reasons):
+        content.notes.append(marker_source(registry.site.seo))
+    content.notes.extend(ignored_markers(registry, int(row.ID)))
     out.url = entry.loc if entry is not None else _url(registry, row)
     out.listings.append(content)
     if content.listed:
@@ -127,13 +133,21 @@ def clause_reasons(registry: Registry, row: Any, clause: str) -> list[str]:
     if clause == "password":
         return ["password-protected"]
     if clause == "noindex":
-        checks = [(plugin, qp.noindexed(site.tables, plugin)) for plugin in qp.NOINDEX_PLUGINS]
+        checks = [(plugin, qp.noindexed(site.tables, site.seo, plugin))
+                  for plugin in qp.NOINDEX_PLUGINS if site.seo.counts(plugin)]
         found = qp.evaluate(registry.conn, site.tables, checks, pid)
         return [f"noindexed by {plugin}" for plugin, on in found.items() if on]
     if clause == "canonical":
         values = [str(v).strip() for _, v in lookup.meta(registry.conn, site.tables, pid,
-                                                         qp.CANONICAL_KEYS) if v]
+                                                         qp.canonical_keys(site.seo)) if v]
+        if qp.reads_aioseo(site.seo):
+            values += [v.strip() for v in qp.aioseo_canonicals(registry.conn, site.tables,
+                                                               [pid]).values()]
         return [f"canonical points to {v}" for v in dict.fromkeys(values) if v]
+    if clause in ("excluded", "excluded_term"):
+        what = "excluded posts" if clause == "excluded" else "a post of an excluded term"
+        return [f"left out by {p.plugin}'s sitemap settings ({what})" for p in site.seo_sitemaps
+                if (p.exclude_posts if clause == "excluded" else p.terms_take_posts)][:1]
     if clause == "type":
         return [type_reason(site, str(row.post_type))]
     if clause == "language":
@@ -150,6 +164,23 @@ def language_reason(registry: Registry, row: Any) -> str:
         return f"not served on {here}: its URL is on the home's host, {site.options.home}/"
     there = language_home(site.links, site.languages, lang.slug)
     return f"in {lang.slug}: listed in the sitemaps of {there}, not of {here}"
+
+
+def marker_source(seo: SeoChoice) -> str:
+    """Why a plugin's marker counts: it runs, or no known SEO plugin does."""
+    return f"SEO markers that count: {seo.describe()}"
+
+
+def ignored_markers(registry: Registry, post_id: int) -> list[str]:
+    """The noindex markers of plugins that do not count on the site (leftovers of a plugin
+    the site no longer runs), in words."""
+    site = registry.site
+    others = [p for p in qp.NOINDEX_PLUGINS if not site.seo.counts(p)]
+    checks = [(p, qp.noindexed(site.tables, EVERY if p in FALLBACK else SeoChoice((p,)), p))
+              for p in others]
+    found = qp.evaluate(registry.conn, site.tables, checks, post_id) if checks else {}
+    return [f"carries a {p} noindex marker; {p} is not active: ignored"
+            for p, on in found.items() if on]
 
 
 def status_words(registry: Registry, row: Any) -> str:

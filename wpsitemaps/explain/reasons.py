@@ -47,6 +47,9 @@ def type_reason(site: SiteContext, name: str, taxonomy: bool = False) -> str:
         return (f"{kind} '{name}' is not public ({found}no public registration found; if it "
                 f"is public, configure it under [{section}.{name}])")
     key = f"noindex-tax-{name}" if taxonomy else f"noindex-{name}"
-    if site.options.yoast_on(key):
+    if site.yoast_on(key):
         return f"{kind} '{name}' is noindexed as a whole in Yoast's settings ({key})"
+    plugin = site.seo_off_by(name, taxonomy)
+    if plugin is not None:
+        return f"{kind} '{name}' is not in {plugin}'s sitemap settings"
     return f"{kind} '{name}' has no sitemap"

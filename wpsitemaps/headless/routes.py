@@ -144,14 +144,14 @@ def selection(conn: Connection, site: SiteContext, cfg: HeadlessConfig, params: 
     """The SQL condition for listed posts; None when a rule removes the whole type."""
     rules = [r for r in cfg.experiences[params.experience]
              if r.data_type.lower() == target.data_type.lower()]
-    if any(r.category is None for r in rules) or site.options.yoast_on(
+    if any(r.category is None for r in rules) or site.yoast_on(
             f"noindex-{target.post_type}"):
         return None
     # The canonical rule (an override that is not the post's own permalink leaves it out) is
     # settled on the page's rows (page_rows), as in the sitemaps; a type the site does not
     # register has no permalink to compare, so any override leaves its posts out.
     known = site.types.post_type(target.post_type) is not None
-    conds = [qp.listable(site.tables, [target.post_type], canonical=not known)]
+    conds = [qp.listable(site.tables, [target.post_type], canonical=not known, seo=site.seo)]
     by_taxonomy: dict[str, list[str]] = {}
     for rule in rules:
         by_taxonomy.setdefault(rule.taxonomy, []).append(str(rule.category))

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from dataclasses import field
+from functools import partial
 from types import TracebackType
 from typing import Protocol
 
@@ -43,7 +44,9 @@ from wpsitemaps.sitemaps.registry import Registry
 from wpsitemaps.store import namespace
 from wpsitemaps.store import open_store
 from wpsitemaps.wordpress.breaker import Breaker
+from wpsitemaps.wordpress.causes import cause
 from wpsitemaps.wordpress.db import make_engine
+from wpsitemaps.wordpress.outage import Outage
 from wpsitemaps.wordpress.site import SiteContext
 
 log = logging.getLogger(__name__)
@@ -79,6 +82,8 @@ class Service:
     # The background refresh of a site's values (serving.refresh); None for a command,
     # which computes every value it needs itself.
     background: Background | None = field(default=None, repr=False)
+    # Requests failing on the database: one line when it starts, one when it ends.
+    outage: Outage = field(default_factory=lambda: Outage(str), repr=False)
 
     def connect(self) -> AbstractContextManager[Connection]:
         """A new connection of the engine (closed by the `with` block)."""
@@ -115,10 +120,12 @@ def build_service(settings: Settings, extra_sitemaps: Sequence[str] = ()) -> Ser
     if pages is not None:
         # Site resolutions too, for a worker started while the database fails.
         sites.recall = StoreRecall(pages)
+    outage = Outage(partial(cause, database_url=settings.database_url,
+                            table_prefix=settings.table_prefix))
     # With a breaker, a database that goes silent or holds a lock is probed, not waited on.
-    return Service(settings, make_engine(settings, Breaker()), sites,
+    return Service(settings, make_engine(settings, Breaker(), outage), sites,
                    ValueCache(settings.cache_ttl, peer=peer), pages, peer, robots, feeds,
-                   tuple(extras), RobotsCopies(pages))
+                   tuple(extras), RobotsCopies(pages), outage=outage)
 
 
 class SiteSession:

@@ -142,20 +142,17 @@ def database_unavailable(exc: Exception) -> BaseResponse:
         if background is not None and service().settings.cache_ttl > 0:
             background.rescue(known_resolution())
     answer = answer_without_database()
-    if answer is not None:
-        if not isinstance(exc, DatabaseUnavailable):
-            # One line, no traceback: a stored copy must not hide an error for hours (a
-            # revoked GRANT looks like this too), nor a traceback per request fill the log.
-            cause = getattr(exc, "orig", None) or exc
-            log.warning("database error (%s: %s); %s answered from its stored copy",
-                        cause.__class__.__name__, str(cause)[:200], request.path)
-        return answer
-    if isinstance(exc, DatabaseUnavailable):
-        # Not asked at all (the breaker is open, or the request's time is spent): the
-        # breaker logs the outage once; a traceback per request would fill the log.
-        log.info("database unavailable: %s", exc)
+    if isinstance(exc, DatabaseUnavailable) or failure(exc) in ("silent", "locked"):
+        # Not asked at all (the breaker is open, or the request's time is spent), or what
+        # trips the breaker: the breaker logs the outage once, with its count.
+        log.debug("database unavailable: %s", exc)
     else:
-        log.error("database unavailable: %s", exc.__class__.__name__, exc_info=exc)
+        # One line when the database starts failing and one when it answers again, never a
+        # traceback per request (an outage at crawler rates would fill the log disk); a
+        # stored copy must not hide an error for hours either (a reminder every 5 minutes).
+        service().outage.failed(exc, request.path, stored=answer is not None)
+    if answer is not None:
+        return answer
     return plain("Service unavailable: the WordPress database cannot be read right now.",
                  503, **{"Retry-After": str(RETRY_AFTER_SECONDS)})
 

@@ -94,7 +94,8 @@ class VideoProvider(Provider):
             front = site.options.page_on_front
             if provider.name == "page" and site.options.static_front and front > 0:
                 # The page sitemap lists the front page as its first link (the home URL).
-                listed.append(and_(p.c.ID == front, qp.listable(site.tables, ["page"])))
+                listed.append(and_(p.c.ID == front, qp.listable(site.tables, ["page"],
+                                                                seo=site.seo)))
         if not listed:
             return p.c.ID < 0
         return and_(or_(*listed), qv.may_have_videos(site.tables))
