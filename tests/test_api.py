@@ -331,6 +331,39 @@ def test_1001_is_an_index_of_two_pages(api_app: Callable[..., FlaskClient]) -> N
     assert first[0] == f"{FRONT}/Article/1/beitrag-0"
 
 
+def test_index_on_the_sites_host_is_public_and_names_it(
+        api_app: Callable[..., FlaskClient]) -> None:
+    """Called on the site's own host, the index names that host (with the home URL's
+    scheme) and may be kept by a shared cache."""
+    client = api_app(many_posts(1001))
+    resp = client.get("/api/sitemap?" + urlencode(BASE), headers={"Host": "example.test"})
+    assert resp.status_code == 200
+    assert all(loc.startswith("http://example.test/api/sitemap?")
+               for loc, _ in parse_index(resp.data))
+    assert resp.headers["Cache-Control"] == "public, max-age=300"
+
+
+def test_index_on_another_host_is_private_to_it(api_app: Callable[..., FlaskClient]) -> None:
+    """A forged Host gets its own URLs only in an answer no shared cache keeps (private,
+    Vary: Host), so a cache keyed without the Host cannot hand it to everyone."""
+    client = api_app(many_posts(1001))
+    resp = client.get("/api/sitemap?" + urlencode(BASE), headers={"Host": "evil.example"})
+    assert resp.status_code == 200
+    assert all(loc.startswith("http://evil.example/api/sitemap?")
+               for loc, _ in parse_index(resp.data))
+    assert resp.headers["Cache-Control"] == "private, max-age=300"
+    assert "host" in resp.headers["Vary"].lower()
+
+
+def test_urlset_does_not_depend_on_the_host(api_app: Callable[..., FlaskClient]) -> None:
+    """A page's URLs come from baseUrl only: the same public answer on any Host."""
+    client = api_app(many_posts(3))
+    answers = [client.get("/api/sitemap?" + urlencode(BASE), headers={"Host": host})
+               for host in ("example.test", "evil.example")]
+    assert answers[0].data == answers[1].data
+    assert {a.headers["Cache-Control"] for a in answers} == {"public, max-age=300"}
+
+
 def test_page_beyond_the_end_is_404(api_app: Callable[..., FlaskClient]) -> None:
     """page=3 of two pages is a 404."""
     client = api_app(many_posts(1001))

@@ -44,6 +44,7 @@ def run_check(settings: Settings, echo: Callable[[str], None],
         with engine.connect() as conn:
             # A network served as a whole: one line per site (network_check).
             if run_network_check(Sites(settings), conn, echo):
+                indexnow_check(settings, echo)
                 return 0
             site = build_site(conn, settings)
             types_report = type_report(conn, site)
@@ -80,6 +81,7 @@ def run_check(settings: Settings, echo: Callable[[str], None],
         if hosts:
             echo("language hosts " + ", ".join(f"{h} ({slug})" for h, slug in hosts.items())
                  + ": one sitemap set each")
+    indexnow_check(settings, echo)
     if comparison is not None:
         report(comparison, echo)
         return 1 if comparison.differences else 0
@@ -96,3 +98,23 @@ def video_lines(conn: Connection, site: SiteContext) -> list[str]:
     if drops is None:
         return ["videos: not counted here (a site this large is scanned in the background)"]
     return drops.lines()
+
+
+def indexnow_check(settings: Settings, echo: Callable[[str], None]) -> None:
+    """With IndexNow on: its key and queue, and a line for each host an endpoint refused."""
+    if not settings.indexnow_endpoints:
+        return
+    from wpsitemaps.app import service_for
+    from wpsitemaps.indexnow.commands import Unavailable
+    from wpsitemaps.indexnow.commands import feature_of
+    from wpsitemaps.indexnow.commands import findings
+
+    try:
+        feature = feature_of(service_for(settings))
+    except Unavailable as exc:
+        echo(f"IndexNow      {exc}")
+        return
+    echo(f"IndexNow      {', '.join(feature.plan.endpoints)}; key {feature.key}; "
+         f"{feature.outbox.length()} queued")
+    for line in findings(feature):
+        echo(line)

@@ -28,7 +28,7 @@ from wpsitemaps.serving.documents import NoSuchDocument
 from wpsitemaps.serving.robots import robots_text
 from wpsitemaps.serving.service import Service
 from wpsitemaps.serving.service import SiteSession
-from wpsitemaps.serving.variants import gzipped
+from wpsitemaps.serving.variants import gz_file
 from wpsitemaps.sitemaps.providers.base import NotReady
 from wpsitemaps.wordpress.queries import network as qnet
 
@@ -110,7 +110,7 @@ def site_files(service: Service, with_gzip: bool,
             body = doc.data or b""
             yield name, body
             if with_gzip:
-                yield name + ".gz", gzipped(doc)[1].body
+                yield name + ".gz", gz_file(doc)[1].body
             xsl.update(dict.fromkeys(stylesheets(body, home_path)))
             if step:
                 step(1)

@@ -14,6 +14,7 @@ import time
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from wpsitemaps.metrics import REFRESH
 from wpsitemaps.serving.documents import index_refs
 from wpsitemaps.serving.service import Service
 from wpsitemaps.serving.service import SiteSession
@@ -59,8 +60,10 @@ class Refresher:
         return self._running.locked()
 
     def _run(self, resolved: Resolved | None) -> None:
+        started, outcome = time.monotonic(), "failed"
         try:
             self.run(resolved)
+            outcome = "ok"
         except SQLAlchemyError as exc:
             # One line, the traceback at DEBUG: the refresh of a failing database would
             # otherwise log one per attempt (the requests' outage lines say the rest).
@@ -69,6 +72,7 @@ class Refresher:
         except Exception:  # noqa: BLE001 - a failed refresh keeps the stale values
             log.exception("background refresh failed")
         finally:
+            REFRESH.labels(outcome=outcome).observe(time.monotonic() - started)
             self._running.release()
 
     def run(self, resolved: Resolved | None) -> None:

@@ -8,6 +8,7 @@ import logging
 import math
 import time
 from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -137,6 +138,18 @@ class Store(Protocol):
 
     def holder(self, key: str) -> str | None:
         """The token holding the lease `key` now (None when it is free or ran out)."""
+
+    def fields(self, key: str) -> dict[str, str]:
+        """Every field of the small persistent map `key` (empty when missing). Maps hold
+        state that must outlive restarts (the IndexNow outbox and key): never expired."""
+
+    def set_fields(self, key: str, values: Mapping[str, str], only_new: bool = False) -> None:
+        """Write fields of the map `key` in one atomic step; `only_new` keeps every field
+        already there (of processes adding the same field at once, the first one wins)."""
+
+    def drop_fields(self, key: str, values: Mapping[str, str]) -> int:
+        """Remove the fields that still hold exactly these values (one atomic step: a field
+        rewritten meanwhile stays); how many were removed."""
 
     def check(self) -> None:
         """Write, read and delete a probe; raise StoreError naming the problem."""

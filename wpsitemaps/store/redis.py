@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import redis
@@ -76,6 +77,17 @@ end
 return 0
 """
 
+# HDEL the fields that still hold the given values (ARGV: field, value, field, value...).
+DROP = """
+local n = 0
+for i = 1, #ARGV, 2 do
+  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then
+    n = n + redis.call('HDEL', KEYS[1], ARGV[i])
+  end
+end
+return n
+"""
+
 
 class RedisStore:
     """Documents as Redis hashes under their key."""
@@ -89,6 +101,7 @@ class RedisStore:
         self._read = self.client.register_script(READ)
         self._release = self.client.register_script(RELEASE)
         self._renew = self.client.register_script(RENEW)
+        self._drop = self.client.register_script(DROP)
 
     def describe(self) -> str:
         """The server, without a password."""
@@ -149,6 +162,35 @@ class RedisStore:
         """The token in the lease key (Redis drops it when it runs out)."""
         got = self._call(self.client.get, key)
         return bytes(got).decode(errors="replace") if got is not None else None
+
+    def fields(self, key: str) -> dict[str, str]:
+        """HGETALL of a map (maps never expire: they hold state, not copies)."""
+        found = self._call(self.client.hgetall, key) or {}
+        return {bytes(k).decode(errors="replace"): bytes(v).decode(errors="replace")
+                for k, v in found.items()}
+
+    def set_fields(self, key: str, values: Mapping[str, str], only_new: bool = False) -> None:
+        """HSET, or HSETNX per field when `only_new`, in one transaction."""
+        if not values:
+            return
+
+        def write() -> None:
+            pipe = self.client.pipeline(transaction=True)
+            if only_new:
+                for name, value in values.items():
+                    pipe.hsetnx(key, name, value)
+            else:
+                pipe.hset(key, mapping=dict(values))
+            pipe.execute()
+
+        self._call(write)
+
+    def drop_fields(self, key: str, values: Mapping[str, str]) -> int:
+        """HDEL the fields still holding these values (one Lua call)."""
+        if not values:
+            return 0
+        args = [part for pair in values.items() for part in pair]
+        return int(self._call(self._drop, keys=[key], args=args))
 
     def check(self) -> None:
         """PING, then write, read and delete a probe record."""

@@ -26,6 +26,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
 
 from wpsitemaps.config import Settings
+from wpsitemaps.metrics import DATABASE_ERRORS
 from wpsitemaps.wordpress.breaker import Breaker
 from wpsitemaps.wordpress.breaker import Replay
 from wpsitemaps.wordpress.limits import HOUSEKEEPING
@@ -173,6 +174,7 @@ class Guard:
         """handle_error: a silence or a held lock trips the breaker (a slow statement, a
         refused connection or a missing table do not: they cost this request only)."""
         why = failure(ctx.original_exception)
+        DATABASE_ERRORS.labels(kind=why or "other").inc()
         if self.breaker is None or why not in ("silent", "locked"):
             return
         replay = None
