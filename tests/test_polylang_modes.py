@@ -25,9 +25,9 @@ NEWS = "{http://www.google.com/schemas/sitemap-news/0.9}"
 
 def multilingual(structure: str = "/%postname%/", front: bool = False,
                  languages: tuple[tuple[str, str], ...] = (("en", "en_US"), ("de", "de_DE")),
-                 **options: Any) -> Site:
+                 about: bool = False, **options: Any) -> Site:
     """en + de: a translated post pair, an untranslated post, a draft translation, a translated
-    category pair and (optionally) translated static front pages."""
+    category pair and (optionally) translated static front pages and a translated page."""
     site = Site(permalink_structure=structure)
     pll = Polylang(site, list(languages), **options)
     news_en = pll.term(site.term("News", "category", slug="news"), "en")
@@ -47,12 +47,17 @@ def multilingual(structure: str = "/%postname%/", front: bool = False,
         home_de = pll.post(site.post("Startseite", post_type="page", name="startseite"), "de")
         pll.translations("post", {"en": home_en, "de": home_de})
         site.options.update(show_on_front="page", page_on_front=str(home_en))
+    if about:
+        about_en = pll.post(site.post("About", post_type="page", name="about"), "en")
+        about_de = pll.post(site.post("Über uns", post_type="page", name="ueber-uns"), "de")
+        pll.translations("post", {"en": about_en, "de": about_de})
     return site
 
 
-def links(app: Flask, name: str) -> dict[str, list[tuple[str, str]]]:
-    """{loc: [(hreflang, href)]} of one served sitemap (validated)."""
-    body = app.test_client().get(f"/{name}-sitemap.xml").data
+def links(app: Flask, name: str, host: str = "http://localhost",
+          ) -> dict[str, list[tuple[str, str]]]:
+    """{loc: [(hreflang, href)]} of one served sitemap (validated), requested on `host`."""
+    body = app.test_client().get(f"/{name}-sitemap.xml", base_url=host).data
     assert_valid(body, name)
     return {u.loc: [(a.get("hreflang", ""), a.get("href", ""))
                     for a in u.element.findall(XHTML + "link")] for u in parse_urlset(body)}
@@ -97,21 +102,28 @@ def test_subdomains(make_app: Callable[..., Flask]) -> None:
 
 
 def test_domains(make_app: Callable[..., Flask]) -> None:
-    """force_lang 3: each language on its own domain from the `domains` setting."""
+    """force_lang 3: each language on its own domain from the `domains` setting, each
+    domain serving its own language's posts (tests/test_pll_hosts.py: Yoast's sets)."""
     site = multilingual(force_lang=3, hide_default=0,
                         domains={"en": "http://example.test", "de": "http://example.de"})
-    got = links(make_app(site), "post")
-    assert "http://example.de/hallo/" in got and "http://example.test/hello/" in got
+    app = make_app(site)
+    german = links(app, "post", "http://example.de")
+    english = links(app, "post", "http://example.test")
+    assert "http://example.de/hallo/" in german and "http://example.test/hello/" in english
+    assert "http://example.test/hello/" not in german
+    assert "http://example.de/hallo/" not in english
+    assert german["http://example.de/hallo/"] == english["http://example.test/hello/"]
 
 
 def test_domains_front_pages_have_no_x_default(make_app: Callable[..., Flask]) -> None:
     """On domains each front page is its domain's root and Polylang prints no x-default."""
-    site = multilingual(front=True, force_lang=3, hide_default=0,
+    site = multilingual(front=True, force_lang=3, hide_default=0, about=True,
                         domains={"en": "http://example.test", "de": "http://example.de"})
-    got = links(make_app(site), "page")
+    app = make_app(site)
+    got = links(app, "page", "http://example.test")
     assert got["http://example.test/"] == [("en", "http://example.test/"),
                                           ("de", "http://example.de/")]
-    assert "http://example.de/" in got
+    assert "http://example.de/" in links(app, "page", "http://example.de")
 
 
 def test_plain_permalinks(make_app: Callable[..., Flask]) -> None:

@@ -20,6 +20,7 @@ from wpsitemaps.sitemaps.unlinkable import find_unlinkable
 from wpsitemaps.startup import startup_check
 from wpsitemaps.wordpress.causes import cause
 from wpsitemaps.wordpress.db import make_engine
+from wpsitemaps.wordpress.langlinks import language_hosts
 from wpsitemaps.wordpress.seoreport import seo_lines
 from wpsitemaps.wordpress.site import SiteContext
 from wpsitemaps.wordpress.site import build_site
@@ -78,6 +79,10 @@ def run_check(settings: Settings, echo: Callable[[str], None],
         echo(f"languages     {', '.join(lang.slug for lang in langs.languages)} "
              f"({langs.plugin}, default {langs.default}, force_lang {langs.force_lang}, "
              f"hide_default {int(langs.hide_default)})")
+        hosts = language_hosts(site.links, langs)
+        if hosts:
+            echo("language hosts " + ", ".join(f"{h} ({slug})" for h, slug in hosts.items())
+                 + ": one sitemap set each")
     indexnow_check(settings, echo)
     if comparison is not None:
         report(comparison, echo)

@@ -225,7 +225,10 @@ def robots_lines(full: bool, feeds: bool) -> None:
               help="Network: export the site with this blog_id into DIRECTORY.")
 @click.option("--all-sites", is_flag=True,
               help="Network: export every site into DIRECTORY/blogN/.")
-def export(directory: Path, with_gzip: bool, blog_id: int | None, all_sites: bool) -> None:
+@click.option("--host", default=None, metavar="HOST",
+              help="Export the set served on HOST (a Polylang/WPML language's own host).")
+def export(directory: Path, with_gzip: bool, blog_id: int | None, all_sites: bool,
+           host: str | None) -> None:
     """Write the index, every sitemap page, the XSLs and robots lines to DIRECTORY."""
     from wpsitemaps.export import ExportError
     from wpsitemaps.export import network_targets
@@ -238,7 +241,7 @@ def export(directory: Path, with_gzip: bool, blog_id: int | None, all_sites: boo
     if targets is None:
         if blog_id or all_sites:
             fail("--site and --all-sites need a network (a {base}blogs table)")
-        _export_one(service, directory, with_gzip)
+        _export_one(service, directory, with_gzip, f"http://{host or 'localhost'}")
         return
     if blog_id is not None:
         target = targets[0]

@@ -81,14 +81,15 @@ def path_of(url: str) -> str:
     return "/" + url.split("/", 3)[3]
 
 
-def fetch_all(client: FlaskClient) -> dict[str, bytes]:
-    """The index and every sitemap page it lists, validated, by path."""
-    index = client.get("/sitemap_index.xml")
+def fetch_all(client: FlaskClient, base_url: str = "http://localhost") -> dict[str, bytes]:
+    """The index and every sitemap page it lists, validated, by path (requested on the
+    host of `base_url`)."""
+    index = client.get("/sitemap_index.xml", base_url=base_url)
     assert index.status_code == 200
     assert_valid(index.data, "/sitemap_index.xml")
     out = {"/sitemap_index.xml": index.data}
     for loc, _ in parse_index(index.data):
-        resp = client.get(path_of(loc))
+        resp = client.get(path_of(loc), base_url=base_url)
         assert resp.status_code == 200, loc
         assert_valid(resp.data, loc)
         out[path_of(loc)] = resp.data

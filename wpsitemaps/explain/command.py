@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import asdict
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
@@ -23,8 +24,11 @@ from wpsitemaps.sitemaps.registry import Registry
 from wpsitemaps.wordpress.causes import cause
 from wpsitemaps.wordpress.dates import w3c
 from wpsitemaps.wordpress.db import make_engine
+from wpsitemaps.wordpress.options import load_options
 from wpsitemaps.wordpress.queries import lookup
+from wpsitemaps.wordpress.schema import build_tables
 from wpsitemaps.wordpress.site import build_site
+from wpsitemaps.wordpress.site import host_languages
 
 LABELS = {"content": "content sitemap", "video": "video sitemap", "news": "news sitemap"}
 
@@ -46,8 +50,23 @@ def explain(registry: Registry, text: str) -> list[Explanation]:
 
 
 def explain_with(conn: Connection, settings: Settings, text: str) -> list[Explanation]:
-    """explain() on a connection: the site and the registry built as a command builds them."""
-    return explain(Registry(conn, build_site(conn, settings)), text)
+    """explain() on a connection: the site and the registry built as a command builds them
+    (where languages have hosts of their own: as served on the URL's host, else the home's)."""
+    language = _language_of(conn, settings, text)
+    return explain(Registry(conn, build_site(conn, settings, language=language)), text)
+
+
+def _language_of(conn: Connection, settings: Settings, text: str) -> str:
+    """The language whose host set to explain against ('' when languages share a host)."""
+    hosts = host_languages(conn, settings)
+    if not hosts:
+        return ""
+    host = (urlsplit(text.strip()).hostname or "").lower() if "://" in text else ""
+    if host in hosts:
+        return hosts[host]
+    home = load_options(conn, build_tables(settings.table_prefix, settings.base_prefix),
+                        settings).home
+    return hosts.get((urlsplit(home).hostname or "").lower(), "")
 
 
 def run_explain(settings: Settings, text: str, as_json: bool,

@@ -17,6 +17,7 @@ from wpsitemaps.explain.news import explain_news
 from wpsitemaps.explain.reasons import site_reasons
 from wpsitemaps.explain.reasons import type_reason
 from wpsitemaps.explain.reasons import url_problem
+from wpsitemaps.sitemaps.links import post_languages
 from wpsitemaps.sitemaps.links import post_links
 from wpsitemaps.sitemaps.providers.posts import PostTypeProvider
 from wpsitemaps.sitemaps.providers.posts import page_count
@@ -25,6 +26,7 @@ from wpsitemaps.sitemaps.registry import Registry
 from wpsitemaps.wordpress import permalinks
 from wpsitemaps.wordpress.dates import utc
 from wpsitemaps.wordpress.dates import w3c
+from wpsitemaps.wordpress.langlinks import language_home
 from wpsitemaps.wordpress.queries import lookup
 from wpsitemaps.wordpress.queries import posts as qp
 from wpsitemaps.wordpress.seoplugins import EVERY
@@ -151,7 +153,20 @@ def clause_reasons(registry: Registry, row: Any, clause: str) -> list[str]:
                 if (p.exclude_posts if clause == "excluded" else p.terms_take_posts)][:1]
     if clause == "type":
         return [type_reason(site, str(row.post_type))]
+    if clause == "language":
+        return [language_reason(registry, row)]
     return [f"not listed ({clause})"]
+
+
+def language_reason(registry: Registry, row: Any) -> str:
+    """Why a post is not in this language host's set: the host whose set has it."""
+    site, pid = registry.site, int(row.ID)
+    lang = post_languages(registry.conn, site, str(row.post_type), [pid]).get(pid)
+    here = f"{site.serving_home}/"
+    if lang is None or site.languages is None:
+        return f"not served on {here}: its URL is on the home's host, {site.options.home}/"
+    there = language_home(site.links, site.languages, lang.slug)
+    return f"in {lang.slug}: listed in the sitemaps of {there}, not of {here}"
 
 
 def marker_source(seo: SeoChoice) -> str:

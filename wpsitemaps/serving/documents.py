@@ -127,7 +127,7 @@ class Document:
 
 def sitemap_url(site: SiteContext, name: str, page: int) -> str:
     """Absolute URL of a sitemap page: {home}/{name}-sitemap{n}.xml (no n for page 1)."""
-    return f"{site.options.home}/{Address(name, page).filename}"
+    return f"{site.serving_home}/{Address(name, page).filename}"
 
 
 def index_refs(registry: Registry) -> list[SitemapRef]:
@@ -193,7 +193,7 @@ def _index(session: SiteSession, address: Address) -> Document:
 
     def render() -> tuple[bytes, datetime | None]:
         refs = listed()
-        return (render_index(refs, stylesheet_href(site.options.home, "main")),
+        return (render_index(refs, stylesheet_href(site.serving_home, "main")),
                 latest(*(r.lastmod for r in refs)))
 
     facts = Document(address, "main", "", None)
@@ -220,7 +220,7 @@ def _page(session: SiteSession, address: Address) -> Document:
         entries: Sequence[UrlEntry] = []
         if page <= len(bounds):
             entries = provider.entries(page, bounds[page - 1])
-        body = render_urlset(entries, stylesheet_href(site.options.home, provider.stylesheet))
+        body = render_urlset(entries, stylesheet_href(site.serving_home, provider.stylesheet))
         return body, latest(*(e.lastmod for e in entries))
 
     # The news view shows ages against the clock that chose the 48-hour window.

@@ -27,7 +27,7 @@ def sitemap_lines(session: SiteSession) -> list[str]:
     service, site = session.service, session.site
     if not site.options.blog_public or not service.robots.sitemap:
         return []
-    home = site.options.home
+    home = site.serving_home  # a language host names its own index
     urls = [home + INDEX_PATH, *extra_sitemaps(service.extra_sitemaps, home)]
     network = site.network
     if network is not None and not network.subdomain_install:

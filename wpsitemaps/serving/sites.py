@@ -48,6 +48,7 @@ from wpsitemaps.wordpress.schema import build_tables
 from wpsitemaps.wordpress.site import SiteContext
 from wpsitemaps.wordpress.site import blog_id_of_site
 from wpsitemaps.wordpress.site import build_site
+from wpsitemaps.wordpress.site import host_languages
 from wpsitemaps.wordpress.site import resolve_now
 from wpsitemaps.wordpress.site import site_key
 
@@ -96,6 +97,8 @@ class Resolved:
     prefixes: tuple[str, ...] = ("",)  # longest first; '' is the root
     missing: bool = False  # a network with no site at this host and path
     key: str = "blog1"  # the site's name in caches and stores (SiteContext.key)
+    # Polylang with subdomains or domains: the language of the request's host ('' else).
+    language: str = ""
 
     @property
     def blog_id(self) -> int:
@@ -109,6 +112,18 @@ class Mode:
 
     network: Network | None  # set for a network service
     single: Resolved | None  # set for a single site
+    # A single site whose languages have hosts of their own: host names and their
+    # languages, side by side (the single site's own language is its home host's).
+    hosts: tuple[str, ...] = ()
+    host_languages: tuple[str, ...] = ()
+
+    def language_of(self, host: str) -> str:
+        """The language a request's Host is for ('' when languages share one host); a host
+        no language has gets the home host's language."""
+        for name in request_domains(host):
+            if name in self.hosts:
+                return self.host_languages[self.hosts.index(name)]
+        return self.single.language if self.single is not None else ""
 
 
 class Sites:
@@ -153,13 +168,27 @@ class Sites:
             home = qo.options(conn, tables, ["home"]).get("home", "")
         path = urlsplit(home.strip()).path.rstrip("/")
         prefixes = (path, "") if path else ("",)
-        return Mode(None, self._resolved(blog, network, prefixes))
+        single = self._resolved(blog, network, prefixes)
+        hosts = host_languages(conn, settings)
+        if not hosts:
+            return Mode(None, single)
+        own = hosts.get((urlsplit(home.strip()).hostname or "").lower(), "")
+        return Mode(None, self._with_language(single, own), tuple(hosts),
+                    tuple(hosts.values()))
+
+    def _with_language(self, res: Resolved, language: str) -> Resolved:
+        """The site as served on one language's own host (its own cache and store key)."""
+        return replace(res, language=language,
+                       key=site_key(blog_id_of_site(self.settings, res.blog), language))
 
     def resolve(self, connect: Connect, host: str, path: str) -> Resolved:
         """The site a request for `host` + `path` is for (get_site_by_path())."""
         mode = self.mode(connect)
         if mode.single is not None:
-            return mode.single
+            language = mode.language_of(host) if mode.hosts else ""
+            if language == mode.single.language:
+                return mode.single
+            return self._with_language(mode.single, language)
         assert mode.network is not None
         net = mode.network
         depth = len([p for p in net.path.split("/") if p])
@@ -218,13 +247,14 @@ class Sites:
         settings = self.settings_for(res)
         tables = build_tables(settings.table_prefix, settings.base_prefix)
         raw = read_options(conn, tables, settings)
-        hit = self._contexts.get(res.blog_id)
+        hit = self._contexts.get((res.blog_id, res.language))
         # Reused only while the options and the site's wp_blogs row are what it was built on.
         if hit is not MISSING and hit[0] == raw and hit[1].blog == res.blog:
             ctx: SiteContext = hit[1]
             return replace(ctx, now=resolve_now(settings, ctx.options))
-        ctx = build_site(conn, settings, res.blog, res.network, parse_options(raw, settings))
-        self._contexts.put(res.blog_id, (raw, ctx))
+        ctx = build_site(conn, settings, res.blog, res.network, parse_options(raw, settings),
+                         res.language)
+        self._contexts.put((res.blog_id, res.language), (raw, ctx))
         return ctx
 
     def network_indexes(self, conn: Connection, network: Network) -> list[str]:

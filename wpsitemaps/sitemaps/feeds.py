@@ -139,7 +139,7 @@ def build_feed(registry: Registry, config: FeedConfig) -> Feed:
     items = _items(registry, config, rows, links)
     lang = site.options.locale.replace("_", "-")
     return Feed(tag_uri(registry, config, "feed"), html.unescape(site.options.blogname),
-                site.options.home + "/", lang, latest(*(i.updated for i in items)),
+                site.serving_home + "/", lang, latest(*(i.updated for i in items)),
                 tuple(items))
 
 
@@ -217,5 +217,5 @@ def head_links(site: SiteContext) -> list[str]:
     """The <link rel="alternate"> tags that announce the feeds in a page's <head>."""
     name = html.unescape(site.options.blogname)
     return [f'<link rel="alternate" type="{kind}" title="{html.escape(f"{name} ({label})")}" '
-            f'href="{html.escape(site.options.home + "/" + path)}">'
+            f'href="{html.escape(site.serving_home + "/" + path)}">'
             for path, (_, kind, label) in FEEDS.items()]

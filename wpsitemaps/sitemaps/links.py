@@ -229,6 +229,8 @@ def _with_languages(conn: Connection, site: SiteContext, ctype: ContentType,
         if lang is not None and ctype.name == "page" and front == pid:
             out[pid] = langlinks.front_page_home(site.links, langs, lang.slug, uris.get(pid, ""))
         elif lang is not None and langs.force_lang:
+            base = langs.base_slugs.get(ctype.name, {}).get(lang.slug)
+            url = langlinks.translated_base(site.links, url, ctype.base, base)
             out[pid] = langlinks.add_language(site.links, langs, url, lang.slug)
         else:
             out[pid] = url

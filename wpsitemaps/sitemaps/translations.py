@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from typing import Any
 
+from sqlalchemy import ColumnElement
 from sqlalchemy import Connection
 
 from wpsitemaps.content.urls import encode_url
@@ -25,6 +26,7 @@ from wpsitemaps.wordpress.languages import Language
 from wpsitemaps.wordpress.languages import Languages
 from wpsitemaps.wordpress.queries import languages as ql
 from wpsitemaps.wordpress.queries import posts as qp
+from wpsitemaps.wordpress.queries import wpml as qw
 from wpsitemaps.wordpress.queries.rows import PostRow
 from wpsitemaps.wordpress.site import SiteContext
 
@@ -41,6 +43,59 @@ def translated_taxonomy(site: SiteContext, name: str) -> Languages | None:
     """The site's languages when terms of this taxonomy have one, else None."""
     langs = site.languages
     return langs if langs is not None and name in langs.taxonomies else None
+
+
+def host_language(site: SiteContext) -> Language | None:
+    """The language of this request's host in Polylang's subdomain / domain modes, else None."""
+    langs = site.languages
+    return langs.by_slug(langs.current) if langs is not None and langs.current else None
+
+
+def post_language_clause(site: SiteContext, post_type: str) -> ColumnElement[bool] | None:
+    """On a language host, the SQL condition for the posts listed there: a translated type's
+    posts in that language (PLL_WPSEO::wpseo_posts_where() with force_lang > 1, WPML's
+    filter_single_type_where() per domain); an
+    untranslated type's posts only on the home's host, where their URLs are. With WPML's
+    hidden languages: a translated type's posts in none of them. None: no condition."""
+    langs = translated_post_type(site, post_type)
+    if langs is not None and langs.hidden:
+        return qw.posts_not_in_languages(site.tables, langs.prefix, post_type, langs.hidden)
+    lang = host_language(site)
+    if lang is None:
+        return None
+    if langs is not None and langs.plugin == "wpml":
+        return qw.posts_in_language(site.tables, langs.prefix, post_type, lang.slug)
+    if langs is not None:
+        return ql.posts_in_language(site.tables, lang.tt_id)
+    on_home = langlinks.on_home_host(site.links, site.languages)
+    return None if on_home else ql.posts_in_language(site.tables, None)
+
+
+def term_off_host(site: SiteContext, taxonomy: str, lang: Language | None) -> str:
+    """Why a term is not listed on this language host ('' when it is): a translated
+    taxonomy's terms in other languages (Polylang filters get_terms() by the current
+    language), an untranslated taxonomy's terms anywhere but on the home's host."""
+    current = host_language(site)
+    if current is None:
+        return ""
+    if translated_taxonomy(site, taxonomy) is not None:
+        if lang is not None and lang.slug == current.slug:
+            return ""
+        return f"not in {current.slug}, the language of this host"
+    if langlinks.on_home_host(site.links, site.languages):
+        return ""
+    return "untranslated: listed on the home's host only"
+
+
+def hidden_terms(conn: Connection, site: SiteContext, taxonomy: str,
+                 tt_ids: Mapping[int, int]) -> dict[int, str]:
+    """{term_id: language code} of a translated taxonomy's terms in a WPML hidden language
+    (not listed: their language is shown to no visitor)."""
+    langs = translated_taxonomy(site, taxonomy)
+    if langs is None or not langs.hidden:
+        return {}
+    found = objectlangs.term_languages(conn, site.tables, langs, taxonomy, tt_ids)
+    return {tid: code for tid, code in found.items() if code in langs.hidden}
 
 
 def as_alternates(pairs: Sequence[tuple[str, str]]) -> Alternates:
@@ -104,7 +159,9 @@ def home_links(site: SiteContext, lastmod: Any) -> list[UrlEntry]:
              for lang in langs.languages]
     alts = as_alternates(langlinks.hreflang(langs, homes, site.options.home, front_page=True))
     out: list[UrlEntry] = []
-    for lang in _default_first(langs):
+    # On a language host Yoast's own home link is that host's home and PLL_WPSEO adds none.
+    current = host_language(site)
+    for lang in [current] if current is not None else _default_first(langs):
         loc = encode_url(dict((lg.slug, url) for lg, url in homes)[lang.slug])
         if all(e.loc != loc for e in out):
             out.append(UrlEntry(loc, lastmod, alternates=alts))
@@ -125,8 +182,12 @@ def archive_links(conn: Connection, site: SiteContext, ctype: ContentType, archi
     pairs = [(lang, urls[lang.slug]) for lang in langs.languages
              if counts.get((lang.slug, 0), 0) > 0]
     alts = as_alternates(langlinks.hreflang(langs, pairs, site.options.home))
-    return [UrlEntry(encode_url(urls[lang.slug]), lastmod, alternates=alts)
-            for lang in _default_first(langs)]
+    current = host_language(site)
+    if current is not None:  # the host's own archive only, when it has posts of the type
+        listed = [current] if counts.get((current.slug, 0), 0) > 0 else []
+    else:
+        listed = _default_first(langs)
+    return [UrlEntry(encode_url(urls[lang.slug]), lastmod, alternates=alts) for lang in listed]
 
 
 def term_translations(conn: Connection, site: SiteContext, taxonomy: str,
@@ -151,9 +212,12 @@ def term_link(site: SiteContext, taxonomy: str, url: str, lang: Language | None)
 
 
 def author_link(site: SiteContext, url: str) -> str:
-    """Polylang's author_link filter: the URL in the language of the request (the default)."""
+    """Polylang's author_link filter: the URL in the language of the request (the host's
+    language, else the default)."""
     langs = site.languages
-    return url if langs is None else langlinks.add_language(site.links, langs, url, langs.default)
+    if langs is None:
+        return url
+    return langlinks.add_language(site.links, langs, url, langs.current or langs.default)
 
 
 def author_alternates(conn: Connection, site: SiteContext) -> Callable[[int, str], Alternates]:

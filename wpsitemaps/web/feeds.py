@@ -26,7 +26,7 @@ def feed_bytes(filename: str) -> tuple[bytes, datetime | None]:
     current = session()
     registry = current.registry
     found = build_feed(registry, current.service.feeds)
-    return render_feed(template, found, registry.site.options.home + "/" + filename), found.updated
+    return render_feed(template, found, registry.site.serving_home + "/" + filename), found.updated
 
 
 def feed(filename: str) -> BaseResponse:

@@ -120,3 +120,55 @@ def hreflang(langs: Languages, urls: Sequence[tuple[Language, str]], home: str,
     if front_page and not langs.hide_default and langs.force_lang < DOMAIN:
         out.append(("x-default", home.rstrip("/") + "/"))
     return tuple(out)
+
+
+def language_hosts(site: LinkSite, langs: Languages) -> dict[str, str]:
+    """{host name: language slug} when each language has its own host, else {}.
+
+    Polylang with subdomains or domains (force_lang 2 / 3, pretty permalinks: with plain
+    ones PLL_Links_Default is used whatever force_lang says), WPML with a domain per
+    language (WPML_WPSEO_XML_Sitemaps_Filter::is_per_domain()). The host of the site's own
+    home belongs to the language whose home it is (the default language in both modes,
+    PLL_Links_Subdomain / PLL_Links_Domain); a host no language has is left out.
+    """
+    if not site.structure or langs.force_lang not in (SUBDOMAIN, DOMAIN):
+        return {}
+    out: dict[str, str] = {}
+    for lang in langs.languages:
+        host = (urlsplit(language_home(site, langs, lang.slug)).hostname or "").lower()
+        if host:
+            out.setdefault(host, lang.slug)
+    return out
+
+
+def serving_home(site: LinkSite, langs: Languages | None) -> str:
+    """The home, without trailing slash, that a request's sitemaps are served from: the
+    current language's home on its own host (PLL_WPSEO::wpseo_home_url() switches the
+    language of Yoast's sitemap URLs), else the site's home."""
+    if langs is None or not langs.current:
+        return site.home
+    return language_home(site, langs, langs.current).rstrip("/")
+
+
+def on_home_host(site: LinkSite, langs: Languages | None) -> bool:
+    """Whether this request's host is the site's own home host. Objects Polylang does not
+    translate keep their home-host URLs, which Yoast lists only there (on a language host
+    its link classifier calls them external)."""
+    home = (urlsplit(site.home).hostname or "").lower()
+    return (urlsplit(serving_home(site, langs)).hostname or "").lower() == home
+
+
+def translated_base(site: LinkSite, url: str, base: str | None, slug: str | None) -> str:
+    """A custom type's URL with its base slug in the post's language, as WPML String
+    Translation builds it before the language goes in (WPML_Slug_Translation::
+    post_type_link_filter(): `/events/` -> `/veranstaltungen/` in the permalink structure,
+    `events=` -> `veranstaltungen=` in a plain link)."""
+    base = (base or "").strip("/")
+    if not base or not slug or slug == base:
+        return url
+    if not site.structure:
+        return url.replace(f"{base}=", f"{slug}=", 1)
+    root = f"{site.home}/{_root(site)}"
+    if url.startswith(root + base + "/"):
+        return root + slug + "/" + url[len(root + base + "/"):]
+    return url

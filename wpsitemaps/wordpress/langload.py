@@ -4,7 +4,8 @@ Polylang 3.x: see wordpress/languages.py. WPML (https://wpml.org/documentation/s
 wpml-tables/): the option `icl_sitepress_settings` (serialized; `language_negotiation_type`
 1 = directory, 2 = domain per language, 3 = `?lang=` parameter; `urls` →
 `directory_for_default_language`; `default_language`; `active_languages`;
-`language_domains`; `custom_posts_sync_option` / `taxonomies_sync_option`, 1 = translated)
+`language_domains`; `custom_posts_sync_option` / `taxonomies_sync_option`, 1 = translated;
+`hidden_languages`, the codes of active languages only editors see)
 and the table `{prefix}icl_languages` (`code`, `default_locale`, `tag`).
 """
 
@@ -84,8 +85,11 @@ def _wpml(conn: Connection, opts: SiteOptions, prefix: str) -> Languages | None:
             raise  # a timeout is not a missing table: the site must not lose its languages
         return None  # WPML's settings without its tables: nothing to go on
     order = [str(c) for c in as_dict(settings.get("languages_order")).values()] or active
-    codes = [c for c in order if c in active and c in rows] + [
-        c for c in active if c in rows and c not in order]
+    # Hidden languages are active but shown to no visitor (SitePress::get_active_languages()
+    # drops them unless a logged-in editor asked to see them).
+    hidden = frozenset(str(c) for c in as_dict(settings.get("hidden_languages")).values())
+    codes = [c for c in order if c in active and c in rows and c not in hidden] + [
+        c for c in active if c in rows and c not in order and c not in hidden]
     if not codes:
         return None
     languages = tuple(Language(c, str(rows[c].english_name or c),
@@ -106,7 +110,43 @@ def _wpml(conn: Connection, opts: SiteOptions, prefix: str) -> Languages | None:
             settings.get("custom_posts_sync_option")),
         taxonomies=frozenset(ALWAYS_TRANSLATED_TAXONOMIES) | _synced(
             settings.get("taxonomies_sync_option")),
-        plugin="wpml", prefix=prefix)
+        plugin="wpml", prefix=prefix, hidden=hidden,
+        base_slugs=_base_slugs(conn, opts, settings, prefix, codes))
+
+
+# ICL_TM_COMPLETE: a string translation WPML uses (WPML_ST_Slug::is_translation_complete()).
+STRING_COMPLETE = 10
+
+
+def _base_slugs(conn: Connection, opts: SiteOptions, settings: dict[Any, Any], prefix: str,
+                codes: list[str]) -> dict[str, dict[str, str]]:
+    """{post type: {language: base slug}} of the custom types whose base WPML String
+    Translation translates (WPML_Slug_Translation::post_type_link_filter()): on when the
+    option `wpml_base_slug_translation` is (older sites: `posts_slug_translation.on`, which
+    WPML migrates to it) and the type is ticked in `posts_slug_translation.types`. A
+    language's slug is the string's original value in its original language, else a
+    complete translation (WPML_ST_Slug::filter_value()); without one the base stays."""
+    slug_settings = as_dict(settings.get("posts_slug_translation"))
+    enabled = opts.raw.get("wpml_base_slug_translation")
+    if not flag(enabled if enabled is not None else slug_settings.get("on")):
+        return {}
+    types = [str(k) for k, v in as_dict(slug_settings.get("types")).items() if flag(v)]
+    if not types:
+        return {}
+    try:
+        rows = qw.slug_strings(conn, prefix, [f"URL slug: {t}" for t in types])
+    except SQLAlchemyError as exc:
+        if transient(exc):
+            raise
+        return {}  # String Translation's tables are not there: bases stay as registered
+    out: dict[str, dict[str, str]] = {}
+    for name, original_lang, original, lang, value, status in rows:
+        slugs = out.setdefault(name.removeprefix("URL slug: "), {})
+        if original_lang and original:
+            slugs[original_lang] = original.strip("/")
+        if lang and value and status == STRING_COMPLETE and lang != original_lang:
+            slugs[str(lang)] = str(value).strip("/")
+    return {t: {c: v for c, v in slugs.items() if c in codes} for t, slugs in out.items()}
 
 
 def _synced(value: Any) -> frozenset[str]:

@@ -64,6 +64,15 @@ class Languages:
     posts_pages: Mapping[str, int] = field(default_factory=dict)  # slug -> page_for_posts
     plugin: str = "polylang"  # or "wpml"
     prefix: str = ""  # WPML: the table prefix of its icl_* tables
+    # Polylang's subdomain / domain modes: the language of the host a request came in on
+    # (its sitemaps list only that language: PLL_WPSEO::wpseo_posts_where()); '' otherwise.
+    current: str = ""
+    # WPML's hidden languages (`hidden_languages`): left out of `languages` (visitors do not
+    # see them: SitePress::get_active_languages()); their objects are not listed.
+    hidden: frozenset[str] = frozenset()
+    # WPML String Translation: {post type: {language: its base slug}} where the base is
+    # translated (`URL slug: <type>` strings; wordpress/langload.py).
+    base_slugs: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     def by_slug(self, slug: str | None) -> Language | None:
         """The language with this slug, if any."""

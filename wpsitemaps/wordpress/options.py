@@ -34,6 +34,7 @@ OPTION_NAMES = (
     "current_theme_supports_woocommerce", "_transient_wc_attribute_taxonomies",
     "tribe_events_calendar_options", "wpsitemaps_registry",
     "polylang", "icl_sitepress_settings",
+    "wpml_base_slug_translation",  # WPML String Translation: base slugs translated (1)
     # The SEO plugins' sitemap settings (issue #24, wordpress/seoplugins.py).
     "aioseo_options", "rank-math-options-sitemap", "seopress_xml_sitemap_option_name",
     "seopress_toggle", "autodescription-site-settings",

@@ -61,6 +61,27 @@ def wpml_tables(prefix: str) -> WPMLTables:
 
 
 @functools.lru_cache(maxsize=64)
+def wpml_string_tables(prefix: str) -> tuple[Table, Table]:
+    """WPML String Translation's `{prefix}icl_strings` (a registered string: its original
+    `language`, `context`, `name`, `value`) and `{prefix}icl_string_translations` (one row per
+    language: `string_id`, `language`, `status`, 10 = complete, `value`)."""
+    md = MetaData()
+    strings = Table(_checked(prefix) + "icl_strings", md,
+                    Column("id", BigInteger, primary_key=True),
+                    Column("language", String(7)),
+                    Column("context", String(160)),
+                    Column("name", String(160)),
+                    Column("value", Text))
+    translations = Table(prefix + "icl_string_translations", md,
+                         Column("id", BigInteger, primary_key=True),
+                         Column("string_id", BigInteger),
+                         Column("language", String(10)),
+                         Column("status", Integer),
+                         Column("value", Text))
+    return strings, translations
+
+
+@functools.lru_cache(maxsize=64)
 def yoast_indexable(prefix: str) -> Table:
     """Yoast SEO's `{prefix}yoast_indexable` (the columns `check --compare-yoast` reads)."""
     return Table(_checked(prefix) + "yoast_indexable", MetaData(),

@@ -19,6 +19,8 @@ from wpsitemaps.wordpress.contenttypes import Evidence
 from wpsitemaps.wordpress.contenttypes import SiteTypes
 from wpsitemaps.wordpress.contenttypes import builtin_types
 from wpsitemaps.wordpress.discovery import discover
+from wpsitemaps.wordpress.langlinks import language_hosts
+from wpsitemaps.wordpress.langlinks import serving_home
 from wpsitemaps.wordpress.langload import load_languages
 from wpsitemaps.wordpress.languages import Languages
 from wpsitemaps.wordpress.network import Blog
@@ -108,8 +110,15 @@ class SiteContext:
 
     @property
     def key(self) -> str:
-        """The site's name in shared caches and stores: 'blog1', 'blog2'... (issue #13/#17)."""
-        return site_key(self.blog_id)
+        """The site's name in shared caches and stores: 'blog1', 'blog2'... (issue #13/#17);
+        'blog1.de' for a language's own host (Polylang subdomains or domains)."""
+        return site_key(self.blog_id, self.languages.current if self.languages else "")
+
+    @property
+    def serving_home(self) -> str:
+        """The home the sitemaps are served from (no trailing slash): the site's home, or a
+        language's home on its own host (langlinks.serving_home)."""
+        return serving_home(self.links, self.languages)
 
 
 def resolve_now(settings: Settings, options: SiteOptions) -> datetime:
@@ -166,11 +175,13 @@ def discover_types(conn: Connection, tables: WPTables, options: SiteOptions,
 
 def build_site(conn: Connection, settings: Settings, blog: Blog | None = None,
                network: Network | None = None, options: SiteOptions | None = None,
-               ) -> SiteContext:
+               language: str = "") -> SiteContext:
     """Read the options and derive types and link facts: the context every provider needs.
 
     On a network, `blog` and `network` say which site it is: its uploads get their own
     directory and `public = 0` in `{base}blogs` lists nothing, as blog_public = 0 does.
+    `language`: the language whose own host the context serves (Polylang subdomains or
+    domains); ignored unless the site has that language on a host of its own.
     """
     tables = build_tables(settings.table_prefix, settings.base_prefix)
     if options is None:
@@ -183,10 +194,12 @@ def build_site(conn: Connection, settings: Settings, blog: Blog | None = None,
     author = builtin_types(options, settings.author_base)[-1]
     types = discover_types(conn, tables, options, settings)
     seo = seo_choice(conn, options, settings, network)
+    langs = load_languages(conn, tables, options, settings.table_prefix)
+    if langs is not None and language and language in language_hosts(links, langs).values():
+        langs = replace(langs, current=language)
     return SiteContext(settings, tables, options, types, links, author,
                        resolve_now(settings, options), blog_id_of_site(settings, blog),
-                       languages=load_languages(conn, tables, options, settings.table_prefix),
-                       blog=blog, network=network,
+                       languages=langs, blog=blog, network=network,
                        seo=seo, seo_sitemaps=plugin_sitemaps(seo.active, options.raw))
 
 
@@ -205,9 +218,22 @@ def seo_choice(conn: Connection, options: SiteOptions, settings: Settings,
     return seo
 
 
-def site_key(blog_id: int) -> str:
-    """SiteContext.key of the site with this blog_id."""
-    return f"blog{blog_id}"
+def host_languages(conn: Connection, settings: Settings) -> dict[str, str]:
+    """{host name: language slug} of a site whose languages have hosts of their own
+    (langlinks.language_hosts), {} otherwise: what resolving a request's host needs."""
+    tables = build_tables(settings.table_prefix, settings.base_prefix)
+    options = load_options(conn, tables, settings)
+    if "polylang" not in options.raw and not options.raw.get("icl_sitepress_settings"):
+        return {}
+    langs = load_languages(conn, tables, options, settings.table_prefix)
+    links = LinkSite(options.home, options.permalink_structure, options.show_on_front,
+                     options.page_on_front)
+    return language_hosts(links, langs) if langs is not None else {}
+
+
+def site_key(blog_id: int, language: str = "") -> str:
+    """SiteContext.key of the site with this blog_id (and of one language's own host)."""
+    return f"blog{blog_id}" + (f".{language}" if language else "")
 
 
 def blog_id_of_site(settings: Settings, blog: Blog | None) -> int:

@@ -29,6 +29,19 @@ function pll_oracle_phase( $phase, $cfg, $out ) {
 			pll_oracle_content( $cfg );
 			flush_rewrite_rules( false );
 			break;
+		case 'yoast':
+			// Yoast SEO 21.1 activated as Plugins > Activate does; its first request (the
+			// 'yoastsetup' phase) runs its migrations, then its sitemap rewrite rules are saved.
+			require_once ABSPATH . 'wp-admin/includes/plugin.php';
+			$result = activate_plugin( 'wordpress-seo/wp-seo.php' );
+			if ( is_wp_error( $result ) ) {
+				fwrite( STDERR, $result->get_error_message() );
+				exit( 1 );
+			}
+			break;
+		case 'yoastsetup':
+			flush_rewrite_rules( false );
+			break;
 		case 'truth':
 			file_put_contents( $out, wp_json_encode( pll_oracle_truth( $cfg ), JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE ) . "\n" );
 			break;
@@ -124,6 +137,10 @@ function pll_oracle_content( $cfg ) {
 		'de' => pll_oracle_post( 'Konzert', 'de', array( 'post_type' => 'event' ) ),
 	);
 	pll_save_post_translations( $events );
+	if ( ! empty( $cfg['yoast'] ) ) {
+		// An untranslated public type: Polylang gives its posts no language.
+		wp_insert_post( array( 'post_title' => 'Soup', 'post_type' => 'recipe', 'post_status' => 'publish', 'post_content' => '<p>Soup</p>', 'post_author' => 1 ) );
+	}
 	if ( $cfg['front'] ) {
 		$front = array(
 			'en' => pll_oracle_post( 'Home', 'en', array( 'post_type' => 'page' ) ),
@@ -164,7 +181,7 @@ function pll_oracle_truth( $cfg ) {
 	foreach ( PLL()->model->get_languages_list() as $lang ) {
 		$out['languages'][] = array( 'slug' => $lang->slug, 'locale' => $lang->locale, 'home_url' => $lang->get_home_url(), 'page_on_front' => $lang->page_on_front, 'page_for_posts' => $lang->page_for_posts );
 	}
-	$posts = get_posts( array( 'post_type' => array( 'post', 'page', 'event' ), 'post_status' => 'any', 'numberposts' => -1, 'lang' => '', 'orderby' => 'ID', 'order' => 'ASC' ) );
+	$posts = get_posts( array( 'post_type' => array( 'post', 'page', 'event', 'recipe' ), 'post_status' => 'any', 'numberposts' => -1, 'lang' => '', 'orderby' => 'ID', 'order' => 'ASC' ) );
 	foreach ( $posts as $p ) {
 		$out['posts'][] = array(
 			'id'           => $p->ID,

@@ -5,7 +5,7 @@
  * Driven by tests/oracle/polylang/generate.py; settings come from the environment:
  *
  *   PLL_PHASE   install | settings | languages | content | truth | serve (php -S router)
- *   PLL_VARIANT hidden | subdomain
+ *   PLL_VARIANT hidden | subdomain | sub-yoast | domains-yoast
  *   PLL_DB, PLL_PLUGINS (a directory holding polylang/), PLL_OUT (truth phase)
  *
  * This file doubles as wp-config.php. Every phase is its own PHP process, like a request.
@@ -29,6 +29,28 @@ const PLL_VARIANTS = array(
 		'structure' => '/%year%/%postname%/',
 		'options'   => array( 'force_lang' => 2, 'hide_default' => 1, 'redirect_lang' => 0, 'rewrite' => 1 ),
 		'front'     => false,
+	),
+	// Yoast SEO active, languages on subdomains: Yoast serves one sitemap set per language host.
+	'sub-yoast' => array(
+		'home'      => 'http://pll-subyoast.example.test',
+		'structure' => '/%postname%/',
+		'options'   => array( 'force_lang' => 2, 'hide_default' => 1, 'redirect_lang' => 0, 'rewrite' => 1 ),
+		'front'     => false,
+		'yoast'     => true,
+	),
+	// Yoast SEO active, one domain per language (the default language's domain is the home).
+	'domains-yoast' => array(
+		'home'      => 'http://pll-dom.example.test',
+		'structure' => '/%postname%/',
+		'options'   => array(
+			'force_lang'    => 3,
+			'hide_default'  => 0,
+			'redirect_lang' => 0,
+			'rewrite'       => 1,
+			'domains'       => array( 'en' => 'http://pll-dom.example.test', 'de' => 'http://pll-dom.example.de', 'fr' => 'http://pll-dom.example.fr' ),
+		),
+		'front'     => false,
+		'yoast'     => true,
 	),
 );
 $pll_cfg = PLL_VARIANTS[ $pll_variant ];
@@ -57,12 +79,14 @@ if ( 'install' === $pll_phase ) {
 	define( 'WP_INSTALLING', true );
 }
 
-/** The site's own registration: a public custom type with an archive, translated. */
+/** The site's own registration: a public custom type with an archive, translated, and a
+ * public type Polylang does not translate (only the Yoast variants have posts of it). */
 function pll_oracle_types() {
 	register_post_type(
 		'event',
 		array( 'public' => true, 'has_archive' => true, 'rewrite' => array( 'slug' => 'events' ) )
 	);
+	register_post_type( 'recipe', array( 'public' => true, 'rewrite' => array( 'slug' => 'recipes' ) ) );
 }
 
 function pll_oracle_no_http() {

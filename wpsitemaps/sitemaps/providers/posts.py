@@ -35,6 +35,7 @@ from wpsitemaps.sitemaps.providers.base import TypeProvider
 from wpsitemaps.sitemaps.translations import archive_links
 from wpsitemaps.sitemaps.translations import home_links
 from wpsitemaps.sitemaps.translations import post_alternates
+from wpsitemaps.sitemaps.translations import post_language_clause
 from wpsitemaps.wordpress import permalinks
 from wpsitemaps.wordpress.contenttypes import ContentType
 from wpsitemaps.wordpress.dates import latest
@@ -172,9 +173,13 @@ class PostTypeProvider(TypeProvider):
     def _exclude(self) -> list[int]:
         if self.name != "page":
             return []
-        # Yoast lists the front page and the posts page as first links instead.
-        options = self.site.options
-        return [i for i in (options.page_on_front, options.page_for_posts) if i > 0]
+        # Yoast lists the front page and the posts page as first links instead; on a
+        # language host Polylang translates both options (their translations are left out).
+        options, langs = self.site.options, self.site.languages
+        ids = [i for i in (options.page_on_front, options.page_for_posts) if i > 0]
+        if langs is not None and langs.current:
+            ids += [*langs.front_pages.values(), *langs.posts_pages.values()]
+        return sorted(set(ids))
 
     def listable_within(self, within: ColumnElement[bool]) -> ColumnElement[bool]:
         """The SQL condition for listed rows with the canonical keep-list computed over
@@ -186,10 +191,15 @@ class PostTypeProvider(TypeProvider):
 
     def _seo_rules(self) -> dict[str, Any]:
         """The SEO plugins' part of the listing rules: whose markers count, the posts and
-        terms their sitemap settings leave out (issue #24)."""
+        terms their sitemap settings leave out (issue #24), and on a language host the
+        language of its posts."""
         site = self.site
         return {"seo": site.seo, "excluded": site.excluded_posts,
-                "excluded_terms": site.excluding_terms}
+                "excluded_terms": site.excluding_terms, "language": self._language()}
+
+    def _language(self) -> ColumnElement[bool] | None:
+        """On a language host, which of the type's posts are served there (else None)."""
+        return post_language_clause(self.site, self.name)
 
     @memoized
     def bounds_condition(self) -> ColumnElement[bool]:
@@ -358,7 +368,7 @@ class PostTypeProvider(TypeProvider):
     def _posts_page(self, type_mod: Any) -> list[UrlEntry]:
         """The posts page as the post sitemap's first link (with its translations' hreflang)."""
         conn, site = self.conn, self.site
-        page_id = site.options.page_for_posts
+        page_id = _translated(site, site.options.page_for_posts, "posts")
         page_type = site.types.post_type("page")
         rows = qp.rows_by_id(conn, site.tables, [page_id]) if page_id > 0 else []
         if not rows or page_type is None:
@@ -372,9 +382,20 @@ class PostTypeProvider(TypeProvider):
     def _front_page(self) -> list[UrlEntry]:
         """The static front page's entries (home URL, then /page/N/ parts) if it is listable."""
         conn, site = self.conn, self.site
-        front_id = site.options.page_on_front
+        front_id = _translated(site, site.options.page_on_front, "front")
         cond = qp.listable(site.tables, ["page"], self._self_canonical(
             site.tables.posts.c.ID == front_id), seo=site.seo)
         rows = [r for r in qp.page_rows(conn, site.tables, cond, front_id, 1)
                 if int(r.ID) == front_id]
         return build_entries(conn, site, self.ctype, rows) if rows else []
+
+
+def _translated(site: SiteContext, page_id: int, which: str) -> int:
+    """page_on_front / page_for_posts as read on this request's host: on a language's own
+    host Polylang's option filters answer that language's translation of the page
+    (PLL_Static_Pages::translate_page_on_front()), else the option itself."""
+    langs = site.languages
+    if langs is None or not langs.current:
+        return page_id
+    pages = langs.front_pages if which == "front" else langs.posts_pages
+    return pages.get(langs.current, page_id)

@@ -28,7 +28,9 @@ from wpsitemaps.sitemaps.providers.base import TypeProvider
 from wpsitemaps.sitemaps.providers.base import keyed_page
 from wpsitemaps.sitemaps.providers.base import keyed_pages
 from wpsitemaps.sitemaps.translations import group_alternates
+from wpsitemaps.sitemaps.translations import hidden_terms
 from wpsitemaps.sitemaps.translations import term_link
+from wpsitemaps.sitemaps.translations import term_off_host
 from wpsitemaps.sitemaps.translations import term_translations
 from wpsitemaps.wordpress import permalinks
 from wpsitemaps.wordpress.dates import latest
@@ -163,8 +165,9 @@ class TaxonomyProvider(TypeProvider):
         by_id = {int(r.term_id): r for r in rows}
         family = _descendants(rows)
         marks = term_marks(conn, site, self.name, list(by_id))
-        languages, groups = term_translations(
-            conn, site, self.name, {tid: int(r.term_taxonomy_id) for tid, r in by_id.items()})
+        tt_ids = {tid: int(r.term_taxonomy_id) for tid, r in by_id.items()}
+        languages, groups = term_translations(conn, site, self.name, tt_ids)
+        hidden = hidden_terms(conn, site, self.name, tt_ids)
         urls = {tid: term_link(site, self.name, permalinks.term_url(
             site.links, self.ctype, tid, str(r.slug), _ancestors(tid, by_id)), languages.get(tid))
             for tid, r in by_id.items()}
@@ -193,6 +196,11 @@ class TaxonomyProvider(TypeProvider):
                            if c and c != url)
             if not is_listable(loc):
                 reasons.append(f"its URL cannot be listed: {loc}")
+            if tid in hidden:
+                reasons.append(f"in {hidden[tid]}, a hidden WPML language")
+            off_host = term_off_host(site, self.name, languages.get(tid))
+            if off_host:
+                reasons.append(off_host)
             term = None
             if not reasons:
                 alts = self._alternates(tid, groups, linked)

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from sqlalchemy import ColumnElement
 from sqlalchemy import Connection
+from sqlalchemy import exists
+from sqlalchemy import false
 from sqlalchemy import func
 from sqlalchemy import select
 
@@ -32,6 +35,16 @@ def language_terms(conn: Connection, t: WPTables) -> list[LanguageTermRow]:
             .where(tt.c.taxonomy.in_(LANGUAGE_TAXONOMIES))
             .order_by(terms.c.term_group, terms.c.term_id))
     return list(map(LanguageTermRow._make, conn.execute(stmt)))
+
+
+def posts_in_language(t: WPTables, language_tt_id: int | None) -> ColumnElement[bool]:
+    """Posts tagged with this language term (PLL_Translated_Post::where_clause(): its
+    term_relationships row); None: no post at all (a language host lists none of them)."""
+    if language_tt_id is None:
+        return false()
+    tr = t.term_relationships
+    return exists().where(tr.c.object_id == t.posts.c.ID,
+                          tr.c.term_taxonomy_id == language_tt_id)
 
 
 def object_languages(conn: Connection, t: WPTables, ids: Iterable[int],

@@ -211,13 +211,15 @@ def published(t: WPTables, post_types: Sequence[str], keyset: bool = False,
 def listable_clauses(t: WPTables, post_types: Sequence[str], keep_canonical: Sequence[int] = (),
                      exclude_ids: Sequence[int] = (), keyset: bool = False,
                      canonical: bool = True, seo: SeoChoice = EVERY,
-                     excluded: Sequence[int] = (), excluded_terms: Sequence[int] = ()) -> Clauses:
+                     excluded: Sequence[int] = (), excluded_terms: Sequence[int] = (),
+                     language: ColumnElement[bool] | None = None) -> Clauses:
     """The sitemap condition as named clauses, ANDed by listable() and evaluated one by one
     for a single post by `wpsitemaps explain` (so both read the same rules).
 
     Names: type, status, password (published_clauses), noindex, canonical, first_link (the
     front page and posts page, listed as first links instead), excluded (IDs the SEO
-    plugin's sitemap settings leave out). canonical=False leaves the canonical rule out, for
+    plugin's sitemap settings leave out), language (a language host's own posts:
+    queries.languages.posts_in_language). canonical=False leaves the canonical rule out, for
     callers that settle it in Python on the rows they read (the post type pages). `seo`:
     whose markers count (seoplugins.py).
     """
@@ -234,6 +236,8 @@ def listable_clauses(t: WPTables, post_types: Sequence[str], keep_canonical: Seq
         clauses.append(("canonical", canonical_ok))
     if exclude_ids:
         clauses.append(("first_link", p.c.ID.not_in(list(exclude_ids))))
+    if language is not None:
+        clauses.append(("language", language))
     return clauses
 
 
@@ -241,12 +245,12 @@ def listable(t: WPTables, post_types: Sequence[str], keep_canonical: Sequence[in
              exclude_ids: Sequence[int] = (), keyset: bool = False,
              canonical: bool = True, seo: SeoChoice = EVERY,
              excluded: Sequence[int] = (), excluded_terms: Sequence[int] = (),
-             ) -> ColumnElement[bool]:
+             language: ColumnElement[bool] | None = None) -> ColumnElement[bool]:
     """The full sitemap condition: published, indexable, no foreign canonical (see
-    listable_clauses for canonical=False)."""
+    listable_clauses for canonical=False and language)."""
     return and_(*(cond for _, cond in listable_clauses(t, post_types, keep_canonical,
                                                         exclude_ids, keyset, canonical, seo,
-                                                        excluded, excluded_terms)))
+                                                        excluded, excluded_terms, language)))
 
 
 def evaluate(conn: Connection, t: WPTables, clauses: Clauses, post_id: int) -> dict[str, bool]:

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from sqlalchemy import ColumnElement
 from sqlalchemy import Connection
+from sqlalchemy import exists
 from sqlalchemy import func
 from sqlalchemy import select
 
+from wpsitemaps.wordpress.plugintables import wpml_string_tables
 from wpsitemaps.wordpress.plugintables import wpml_tables
 from wpsitemaps.wordpress.queries.posts import chunks
 from wpsitemaps.wordpress.queries.rows import WPMLLanguageRow
@@ -26,6 +29,46 @@ def languages(conn: Connection, prefix: str) -> list[WPMLLanguageRow]:
     return list(map(WPMLLanguageRow._make, conn.execute(
         select(lang.c.code, lang.c.english_name, lang.c.default_locale, lang.c.tag,
                lang.c.active).order_by(lang.c.id))))
+
+
+def posts_not_in_languages(t: WPTables, prefix: str, post_type: str,
+                           codes: Iterable[str]) -> ColumnElement[bool]:
+    """Posts of a type whose icl_translations row is in none of these languages (WPML's
+    hidden languages: WPML_WPSEO_XML_Sitemaps_Filter::exclude_hidden_language_posts())."""
+    tr = wpml_tables(prefix).translations
+    return ~exists().where(tr.c.element_id == t.posts.c.ID,
+                           tr.c.element_type == f"post_{post_type}",
+                           tr.c.language_code.in_(sorted(codes)))
+
+
+def posts_in_language(t: WPTables, prefix: str, post_type: str,
+                      code: str) -> ColumnElement[bool]:
+    """Posts of a type whose icl_translations row is in this language (WPML_Query_Filter::
+    filter_single_type_where(), which WPML adds to Yoast's queries on a language's domain)."""
+    tr = wpml_tables(prefix).translations
+    return exists().where(tr.c.element_id == t.posts.c.ID,
+                          tr.c.element_type == f"post_{post_type}", tr.c.language_code == code)
+
+
+SLUG_CONTEXTS = ("default", "WordPress")  # WPML_Slug_Translation_Records::CONTEXT_*
+
+
+def slug_strings(conn: Connection, prefix: str, names: Iterable[str],
+                 ) -> list[tuple[str, str, str, str | None, str | None, int | None]]:
+    """(name, original language, original value, translation language, value, status) of
+    the post type base slugs String Translation keeps (`URL slug: <type>`), one row per
+    translation (None columns for a string without any), as
+    WPML_Slug_Translation_Records::get_slug() reads them."""
+    strings, trs = wpml_string_tables(prefix)
+    stmt = (select(strings.c.name, strings.c.language, strings.c.value, trs.c.language,
+                   trs.c.value, trs.c.status)
+            .select_from(strings.outerjoin(trs, (trs.c.string_id == strings.c.id)
+                                           & (trs.c.value != "")
+                                           & (trs.c.language != strings.c.language)))
+            .where(strings.c.name.in_(sorted(names)), strings.c.context.in_(SLUG_CONTEXTS))
+            .order_by(strings.c.id))
+    return [(str(r[0]), str(r[1] or ""), str(r[2] or ""), r[3], r[4],
+             None if r[5] is None else int(r[5])) for r in conn.execute(stmt)]
 
 
 def element_languages(conn: Connection, prefix: str, element_type: str,
