@@ -336,3 +336,100 @@ def test_network_activated_plugin_decides(tmp_path: Path, mode: str) -> None:
     sqlite_exec(url, "UPDATE wp_sitemeta SET meta_value = 'a:1:{s:24:\"wordpress-seo/wp-seo.php\""
                      ";i:1700000000;}' WHERE meta_key = 'active_sitewide_plugins'")
     assert listed_slugs() == {"rank_math"}
+
+
+def copy_db(sqlite_urls: dict[str, str], variant: str, db: Path) -> str:
+    """A SQLite copy of one dump, to edit as the plugin's screens would; its URL."""
+    shutil.copy(sqlite_urls[variant].removeprefix("sqlite:///"), db)
+    return f"sqlite:///{db}"
+
+
+def event_slugs(docs: dict[str, bytes]) -> set[str] | None:
+    """The event slugs of the served event sitemap, its type archive (/events/) aside
+    (None: not served)."""
+    body = docs.get("/event-sitemap.xml")
+    return None if body is None else {u.loc.rstrip("/").rsplit("/", 1)[-1]
+                                      for u in parse_urlset(body)} - {"events"}
+
+
+def test_aioseo_noindexed_type_lists_posts_indexed_one_by_one(sqlite_urls: dict[str, str],
+                                                              tmp_path: Path) -> None:
+    """AIOSEO 4.9.9: events noindexed in search appearance (robotsMeta default false,
+    noindex true) keep a sitemap listing only spring-fair, set to index in its editor
+    panel (`Models\\Post::savePost()` writes robots_default 0, robots_noindex 0;
+    `Sitemap/Helpers.php` checkForIndexedPost(), `Query.php` posts()); without that row
+    the event sitemap is gone; explain names the setting for summer-gig."""
+    db = tmp_path / "aioseo-type.db"
+    url = copy_db(sqlite_urls, "aioseo4", db)
+    edit_json_option(db, "aioseo_options_dynamic", lambda v: v["searchAppearance"][
+        "postTypes"]["event"]["advanced"]["robotsMeta"].update(default=False, noindex=True))
+    docs = fetch_all(app_for(url).test_client())
+    assert event_slugs(docs) is None and b"event-sitemap" not in docs["/sitemap_index.xml"]
+    with sqlite3.connect(db) as con:
+        con.execute("DELETE FROM wp_aioseo_posts WHERE post_id = 37")
+        con.execute("INSERT INTO wp_aioseo_posts (id, post_id, robots_default, "
+                    "robots_noindex, created, updated) VALUES (9999, 37, 0, 0, "
+                    "'2026-10-01 00:00:00', '2026-10-01 00:00:00')")
+    assert event_slugs(fetch_all(app_for(url).test_client())) == {"spring-fair"}
+    locs = {p["slug"]: p["loc"] for p in truth("aioseo4")["posts"]}
+    assert ("    - post type 'event' is noindexed by default in All in One SEO's search "
+            "appearance (aioseo_options_dynamic) and the post is not indexed one by one"
+            in explain_lines(url, locs["summer-gig"]))
+
+
+def edit_serialized_option(db: Path, name: str, edit: Any) -> None:
+    """Change one serialized (PHP) option of a SQLite copy as the plugin's screen saves it."""
+    from wpsitemaps.wordpress.phpdata import unserialize
+    with sqlite3.connect(db) as con:
+        value = unserialize(con.execute("SELECT option_value FROM wp_options WHERE "
+                                        "option_name = ?", (name,)).fetchone()[0], name)
+        assert isinstance(value, dict)
+        edit(value)
+        con.execute("UPDATE wp_options SET option_value = ? WHERE option_name = ?",
+                    (php_serialize(value), name))
+
+
+def php_serialize(value: Any) -> str:
+    """PHP's serialize() of the plain values the options hold."""
+    if isinstance(value, bool):
+        return f"b:{int(value)};"
+    if isinstance(value, int):
+        return f"i:{value};"
+    if isinstance(value, dict | list):
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        return f"a:{len(value)}:{{" + "".join(php_serialize(k) + php_serialize(v)
+                                              for k, v in items) + "}"
+    if value is None:
+        return "N;"
+    text = str(value)
+    return f's:{len(text.encode())}:"{text}";'
+
+
+def test_rank_math_type_and_author_robots(sqlite_urls: dict[str, str],
+                                          tmp_path: Path) -> None:
+    """Rank Math 1.0.273 titles: events noindexed by default (`pt_event_custom_robots` on,
+    `pt_event_robots` [noindex]) list only old-event, whose `rank_math_robots` says index
+    (is_post_indexable(): 'index' wins); author archives noindexed (`author_custom_robots`
+    on, `author_robots` [noindex]) leave no author sitemap (404, not in the index), and
+    explain and check name the setting."""
+    db = tmp_path / "rankmath-robots.db"
+    url = copy_db(sqlite_urls, "rankmath", db)
+    assert "/author-sitemap.xml" in fetch_all(app_for(url).test_client())
+
+    def titles(v: dict[Any, Any]) -> None:
+        v.update(pt_event_custom_robots="on", pt_event_robots=["noindex"],
+                 author_custom_robots="on")
+
+    edit_serialized_option(db, "rank-math-options-titles", titles)
+    with sqlite3.connect(db) as con:
+        con.execute("DELETE FROM wp_postmeta WHERE post_id = 40 AND meta_key = "
+                    "'rank_math_robots'")
+        con.execute("INSERT INTO wp_postmeta (post_id, meta_key, meta_value) VALUES "
+                    "(40, 'rank_math_robots', ?)", (php_serialize(["index"]),))
+    app = app_for(url)
+    docs = fetch_all(app.test_client())
+    assert event_slugs(docs) == {"old-event"}
+    assert b"author-sitemap" not in docs["/sitemap_index.xml"]
+    assert app.test_client().get("/author-sitemap.xml").status_code == 404
+    alice = next(u["loc"] for u in truth("rankmath")["users"] if u["login"] == "alice")
+    assert any("author_robots noindex" in line for line in explain_lines(url, alice))

@@ -72,10 +72,11 @@ def explain_author(registry: Registry, user_id: int, found_by: str) -> Explanati
     reasons = site_reasons(site)
     provider = registry.lookup("author")
     if not isinstance(provider, AuthorProvider):
-        off = next((ps.plugin for ps in site.seo_sitemaps if ps.authors is False), None)
-        reasons.append(f"the author sitemap is switched off in {off}'s sitemap settings"
-                       if off else "the author sitemap is switched off in Yoast's settings "
-                       "(disable-author or noindex-author-wpseo)")
+        off = next((ps for ps in site.seo_sitemaps if ps.authors is False), None)
+        why = f" ({off.authors_reason})" if off and off.authors_reason else ""
+        reasons.append(f"the author sitemap is switched off in {off.plugin}'s sitemap "
+                       f"settings{why}" if off else "the author sitemap is switched off in "
+                       "Yoast's settings (disable-author or noindex-author-wpseo)")
         ex.listings.append(Listing("content", "author", False, reasons=reasons))
         return ex
     verdict = qu.evaluate_author(registry.conn, site.tables, user_id, site.seo) or {}

@@ -153,9 +153,18 @@ def clause_reasons(registry: Registry, row: Any, clause: str) -> list[str]:
                 if (p.exclude_posts if clause == "excluded" else p.terms_take_posts)][:1]
     if clause == "type":
         return [type_reason(site, str(row.post_type))]
+    if clause == "type_noindex":
+        return [f"post type '{row.post_type}' is noindexed by default in {plugin}'s "
+                f"{TYPE_ROBOTS.get(plugin, 'settings')} and the post is not indexed one by one"
+                for plugin in site.type_noindexed_by(str(row.post_type))]
     if clause == "language":
         return [language_reason(registry, row)]
     return [f"not listed ({clause})"]
+
+
+# Where each plugin noindexes a whole post type (wordpress/seosettings.py).
+TYPE_ROBOTS = {"All in One SEO": "search appearance (aioseo_options_dynamic)",
+               "Rank Math": "titles (rank-math-options-titles pt_{type}_robots)"}
 
 
 def language_reason(registry: Registry, row: Any) -> str:

@@ -47,6 +47,13 @@ class PluginSitemap:
     # Rank Math: authors left out by role slug and by ID.
     exclude_roles: tuple[str, ...] = ()
     exclude_users: tuple[int, ...] = ()
+    # Types whose default robots say noindex: only the posts this plugin indexes one by one
+    # are listed (AIOSEO `robots_default` 0 + `robots_noindex` 0, Rank Math 'index').
+    noindex_post_types: frozenset[str] = frozenset()
+    # Why the whole sitemap or the author sitemap is off, in the plugin's own setting names
+    # (for `check` and `explain`); "" when it is on.
+    off_reason: str = ""
+    authors_reason: str = ""
 
     def lists_type(self, name: str, taxonomy: bool = False) -> bool:
         """Whether this plugin lists the post type (or taxonomy) `name`."""
@@ -109,7 +116,9 @@ def _aioseo_noindexed(block: Mapping[str, Any], global_robots: Mapping[str, Any]
 def aioseo(raw: Mapping[str, str]) -> PluginSitemap:
     """All in One SEO 4: `aioseo_options` → sitemap.general (defaults: all types and
     taxonomies, no author sitemap); types, taxonomies and author archives noindexed in its
-    search appearance (`aioseo_options_dynamic`, `aioseo_options`) have no sitemap."""
+    search appearance (`aioseo_options_dynamic`, `aioseo_options`) have no sitemap; a type
+    noindexed there lists only its posts indexed one by one (`Sitemap/Helpers.php`
+    `includedPostTypes()` + `checkForIndexedPost()`, `Sitemap/Query.php` `posts()`)."""
     options = _json(raw.get("aioseo_options"), "aioseo_options")
     general = as_dict(as_dict(options.get("sitemap")).get("general"))
     advanced = as_dict(general.get("advancedSettings"))
@@ -125,7 +134,7 @@ def aioseo(raw: Mapping[str, str]) -> PluginSitemap:
     author = as_dict(as_dict(appearance.get("archives")).get("author"))
     return PluginSitemap(AIOSEO, _names(as_dict(general.get("postTypes"))),
                          _names(as_dict(general.get("taxonomies"))),
-                         off_post_types=noindexed("postTypes"),
+                         noindex_post_types=noindexed("postTypes"),
                          off_taxonomies=noindexed("taxonomies"),
                          authors=general.get("author") is True
                          and not _aioseo_noindexed(author, global_robots),
@@ -138,23 +147,59 @@ def _comma_ids(value: Any) -> tuple[int, ...]:
     return tuple(i for i in (parse_id(p.strip()) for p in str(value or "").split(",")) if i)
 
 
+def _rm_list(value: Any) -> list[str]:
+    """A Rank Math robots setting (a PHP list, or a lone string) as its directives."""
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) \
+        else [value]
+    return [str(v) for v in items]
+
+
+def _rm_noindex(titles: Mapping[str, Any], prefix: str) -> bool:
+    """Rank Math's default robots of a type (`pt_{type}`), taxonomy (`tax_{tax}`) or the
+    author archives (`author`) say noindex: its `{prefix}_custom_robots` 'on' with
+    `{prefix}_robots` holding 'noindex', else (types and taxonomies) `robots_global`
+    (includes/helpers/class-post-type.php `is_post_indexable()`, class-taxonomy.php)."""
+    if titles.get(f"{prefix}_custom_robots") == "on":
+        return "noindex" in _rm_list(titles.get(f"{prefix}_robots"))
+    return prefix != "author" and "noindex" in _rm_list(titles.get("robots_global"))
+
+
 def rank_math(raw: Mapping[str, str]) -> PluginSitemap:
     """Rank Math: `pt_{type}_sitemap` 'off' leaves a type out; `tax_{tax}_sitemap` lists a
-    taxonomy only when 'on' (the installer sets it for category alone); exclusions by ID."""
+    taxonomy only when 'on' (the installer sets it for category alone); exclusions by ID.
+    From `rank-math-options-titles` (1.0.273 includes/helpers/): a type whose robots default
+    to noindex lists only its posts whose `rank_math_robots` says 'index'; a taxonomy whose
+    custom robots say noindex has no sitemap (the terms forced to index excepted: not read);
+    author archives disabled (`disable_author_archives`) or noindexed (`author_robots`)
+    leave no author sitemap (class-conditional.php `is_author_archive_indexable()`)."""
     opts = as_dict(unserialize(raw.get("rank-math-options-sitemap"), "Rank Math sitemap"))
-    if not opts:
+    titles = {str(k): v for k, v in as_dict(unserialize(
+        raw.get("rank-math-options-titles"), "Rank Math titles")).items()}
+    if not opts and not titles:
         return PluginSitemap(RANK_MATH)
     keys = {str(k): v for k, v in opts.items()}
     off_types = frozenset(k[3:-8] for k, v in keys.items()
                           if k.startswith("pt_") and k.endswith("_sitemap") and v != "on")
     taxes = {k[4:-8]: v for k, v in keys.items() if k.startswith("tax_") and k.endswith("_sitemap")}
+    typed = {k[3:-14] for k in titles if k.startswith("pt_") and k.endswith("_custom_robots")}
+    taxed = {k[4:-14] for k in titles if k.startswith("tax_") and k.endswith("_custom_robots")}
+    noindex_types = frozenset(n for n in typed if _rm_noindex(titles, f"pt_{n}"))
+    noindex_taxes = frozenset(n for n in taxed if titles.get(f"tax_{n}_custom_robots") == "on"
+                              and "noindex" in _rm_list(titles.get(f"tax_{n}_robots")))
+    authors_reason = ("disable_author_archives" if titles.get("disable_author_archives") == "on"
+                      else "author_robots noindex" if _rm_noindex(titles, "author") else
+                      "" if keys.get("authors_sitemap") == "on" or not opts
+                      else "authors_sitemap")
     return PluginSitemap(RANK_MATH, off_post_types=off_types,
-                         off_taxonomies=frozenset(n for n, v in taxes.items() if v != "on"),
-                         authors=keys.get("authors_sitemap") == "on",
+                         off_taxonomies=frozenset(n for n, v in taxes.items() if v != "on")
+                         | noindex_taxes,
+                         authors=None if not opts and not authors_reason
+                         else not authors_reason,
                          exclude_posts=_comma_ids(keys.get("exclude_posts")),
                          exclude_terms=_comma_ids(keys.get("exclude_terms")),
                          exclude_roles=_roles(keys.get("exclude_roles")),
-                         exclude_users=_comma_ids(keys.get("exclude_users")))
+                         exclude_users=_comma_ids(keys.get("exclude_users")),
+                         noindex_post_types=noindex_types, authors_reason=authors_reason)
 
 
 def _roles(value: Any) -> tuple[str, ...]:

@@ -92,6 +92,11 @@ class SiteContext:
         return next((ps.plugin for ps in self.seo_sitemaps
                      if not ps.lists_type(name, taxonomy)), None)
 
+    def type_noindexed_by(self, name: str) -> tuple[str, ...]:
+        """The running plugins that noindex this post type by default (its posts are listed
+        only when indexed one by one); an unreadable AIOSEO table lists none of them."""
+        return tuple(ps.plugin for ps in self.seo_sitemaps if name in ps.noindex_post_types)
+
     @property
     def excluded_posts(self) -> tuple[int, ...]:
         """Post IDs the running plugins' sitemap settings leave out."""

@@ -195,7 +195,8 @@ class PostTypeProvider(TypeProvider):
         language of its posts."""
         site = self.site
         return {"seo": site.seo, "excluded": site.excluded_posts,
-                "excluded_terms": site.excluding_terms, "language": self._language()}
+                "excluded_terms": site.excluding_terms, "language": self._language(),
+                "type_noindex": site.type_noindexed_by(self.name)}
 
     def _language(self) -> ColumnElement[bool] | None:
         """On a language host, which of the type's posts are served there (else None)."""

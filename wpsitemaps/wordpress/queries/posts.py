@@ -117,6 +117,25 @@ def noindexed(t: WPTables, seo: SeoChoice = EVERY,
     return or_(*found) if found else false()
 
 
+def indexed_one_by_one(t: WPTables, plugins: Sequence[str],
+                       seo: SeoChoice = EVERY) -> ColumnElement[bool]:
+    """Whether one of `plugins` indexes the post explicitly, which is what lists a post of a
+    type the plugin noindexes by default: AIOSEO 4 `robots_default = 0 AND robots_noindex =
+    0` (4.9.9 `app/Common/Sitemap/Query.php` `posts()`), Rank Math `rank_math_robots`
+    holding 'index' (1.0.273 `includes/helpers/class-post-type.php`
+    `is_post_meta_indexable()`: 'index' wins over the type's default)."""
+    p, m = t.posts, t.postmeta
+    found: list[ColumnElement[bool]] = []
+    if AIOSEO in plugins:
+        ap = aioseo_posts(table_prefix(t))
+        found.append(exists().where(ap.c.post_id == p.c.ID, ap.c.robots_default == 0,
+                                    ap.c.robots_noindex == 0))
+    if RANK_MATH in plugins:
+        found.append(exists().where(m.c.post_id == p.c.ID, m.c.meta_key == "rank_math_robots",
+                                    m.c.meta_value.like('%"index"%')))
+    return or_(*found) if found else false()
+
+
 def reads_aioseo(seo: SeoChoice) -> bool:
     """Whether AIOSEO 4's table counts: AIOSEO runs and its table could be read."""
     return seo.runs(AIOSEO) and AIOSEO not in seo.unreadable
@@ -212,14 +231,17 @@ def listable_clauses(t: WPTables, post_types: Sequence[str], keep_canonical: Seq
                      exclude_ids: Sequence[int] = (), keyset: bool = False,
                      canonical: bool = True, seo: SeoChoice = EVERY,
                      excluded: Sequence[int] = (), excluded_terms: Sequence[int] = (),
-                     language: ColumnElement[bool] | None = None) -> Clauses:
+                     language: ColumnElement[bool] | None = None,
+                     type_noindex: Sequence[str] = ()) -> Clauses:
     """The sitemap condition as named clauses, ANDed by listable() and evaluated one by one
     for a single post by `wpsitemaps explain` (so both read the same rules).
 
     Names: type, status, password (published_clauses), noindex, canonical, first_link (the
     front page and posts page, listed as first links instead), excluded (IDs the SEO
     plugin's sitemap settings leave out), language (a language host's own posts:
-    queries.languages.posts_in_language). canonical=False leaves the canonical rule out, for
+    queries.languages.posts_in_language), type_noindex (the type is noindexed by default by
+    the plugins named in `type_noindex`: only posts they index one by one).
+    canonical=False leaves the canonical rule out, for
     callers that settle it in Python on the rows they read (the post type pages). `seo`:
     whose markers count (seoplugins.py).
     """
@@ -238,6 +260,8 @@ def listable_clauses(t: WPTables, post_types: Sequence[str], keep_canonical: Seq
         clauses.append(("first_link", p.c.ID.not_in(list(exclude_ids))))
     if language is not None:
         clauses.append(("language", language))
+    if type_noindex:
+        clauses.append(("type_noindex", indexed_one_by_one(t, type_noindex, seo)))
     return clauses
 
 
@@ -245,12 +269,14 @@ def listable(t: WPTables, post_types: Sequence[str], keep_canonical: Sequence[in
              exclude_ids: Sequence[int] = (), keyset: bool = False,
              canonical: bool = True, seo: SeoChoice = EVERY,
              excluded: Sequence[int] = (), excluded_terms: Sequence[int] = (),
-             language: ColumnElement[bool] | None = None) -> ColumnElement[bool]:
+             language: ColumnElement[bool] | None = None,
+             type_noindex: Sequence[str] = ()) -> ColumnElement[bool]:
     """The full sitemap condition: published, indexable, no foreign canonical (see
     listable_clauses for canonical=False and language)."""
     return and_(*(cond for _, cond in listable_clauses(t, post_types, keep_canonical,
                                                         exclude_ids, keyset, canonical, seo,
-                                                        excluded, excluded_terms, language)))
+                                                        excluded, excluded_terms, language,
+                                                        type_noindex)))
 
 
 def evaluate(conn: Connection, t: WPTables, clauses: Clauses, post_id: int) -> dict[str, bool]:
