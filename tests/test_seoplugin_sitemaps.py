@@ -433,3 +433,47 @@ def test_rank_math_type_and_author_robots(sqlite_urls: dict[str, str],
     assert app.test_client().get("/author-sitemap.xml").status_code == 404
     alice = next(u["loc"] for u in truth("rankmath")["users"] if u["login"] == "alice")
     assert any("author_robots noindex" in line for line in explain_lines(url, alice))
+
+
+def test_seopress_switches(sqlite_urls: dict[str, str], tmp_path: Path) -> None:
+    """SEOPress 9.7.4 `seopress_xml_sitemap_option_name` as its settings screen saves it:
+    events unchecked, the author and image sitemaps off leave /event-sitemap.xml and
+    /author-sitemap.xml 404 and out of the index, and no <image:image>; the sitemaps
+    switched off (`seopress_xml_sitemap_general_enable` unset) leave nothing served; explain
+    names the setting."""
+    db = tmp_path / "seopress-switches.db"
+    url = copy_db(sqlite_urls, "seopress", db)
+    with sqlite3.connect(db) as con:  # an image in p02, as the editor's image block saves it
+        con.execute("UPDATE wp_posts SET post_content = post_content || '<figure class=\"wp-"
+                    "block-image\"><img src=\"http://seopress.example.test/wp-content/uploads"
+                    "/2026/10/fair.jpg\" alt=\"\"/></figure>' WHERE post_name = 'p02'")
+    before = fetch_all(app_for(url).test_client())
+    assert {"/event-sitemap.xml", "/author-sitemap.xml"} <= set(before)
+    assert any(b"<image:image>" in body for body in before.values())
+
+    def uncheck(v: dict[Any, Any]) -> None:
+        del v["seopress_xml_sitemap_post_types_list"]["event"]
+        del v["seopress_xml_sitemap_author_enable"]
+        del v["seopress_xml_sitemap_img_enable"]
+
+    edit_serialized_option(db, "seopress_xml_sitemap_option_name", uncheck)
+    client = app_for(url).test_client()
+    docs = fetch_all(client)
+    assert "/post-sitemap.xml" in docs
+    assert not {"/event-sitemap.xml", "/author-sitemap.xml"} & set(docs)
+    assert b"event-sitemap" not in docs["/sitemap_index.xml"]
+    assert not any(b"<image:image>" in body for body in docs.values())
+    for path in ("/event-sitemap.xml", "/author-sitemap.xml"):
+        assert client.get(path).status_code == 404
+    alice = next(u["loc"] for u in truth("seopress")["users"] if u["login"] == "alice")
+    assert any("(seopress_xml_sitemap_author_enable)" in line
+               for line in explain_lines(url, alice))
+
+    edit_serialized_option(db, "seopress_xml_sitemap_option_name",
+                           lambda v: v.pop("seopress_xml_sitemap_general_enable"))
+    client = app_for(url).test_client()
+    assert set(fetch_all(client)) <= {"/sitemap_index.xml"}
+    assert client.get("/post-sitemap.xml").status_code == 404
+    hello = next(p["loc"] for p in truth("seopress")["posts"] if p["slug"] == "p02")
+    assert ("    - SEOPress's sitemaps are switched off (seopress_xml_sitemap_general_enable)"
+            in explain_lines(url, hello))

@@ -53,6 +53,9 @@ def type_reason(site: SiteContext, name: str, taxonomy: bool = False) -> str:
     if site.yoast_on(key):
         return f"{kind} '{name}' is noindexed as a whole in Yoast's settings ({key})"
     plugin = site.seo_off_by(name, taxonomy)
+    off = next((ps.off_reason for ps in site.seo_sitemaps if ps.plugin == plugin), "")
+    if plugin is not None and off:
+        return f"{plugin}'s sitemaps are switched off ({off})"
     if plugin is not None:
         return f"{kind} '{name}' is not in {plugin}'s sitemap settings"
     return f"{kind} '{name}' has no sitemap"

@@ -54,6 +54,8 @@ class PluginSitemap:
     # (for `check` and `explain`); "" when it is on.
     off_reason: str = ""
     authors_reason: str = ""
+    # False: the plugin lists no <image:image> (SEOPress `seopress_xml_sitemap_img_enable`).
+    images: bool | None = None
 
     def lists_type(self, name: str, taxonomy: bool = False) -> bool:
         """Whether this plugin lists the post type (or taxonomy) `name`."""
@@ -213,18 +215,37 @@ def _roles(value: Any) -> tuple[str, ...]:
 
 
 def seopress(raw: Mapping[str, str]) -> PluginSitemap:
-    """SEOPress: the types and taxonomies checked ('include' = '1') and the author switch."""
+    """SEOPress 9.7.4: the types and taxonomies checked ('include' = '1'), the author switch
+    (`seopress_xml_sitemap_author_enable`), the image switch (`seopress_xml_sitemap_img_enable`,
+    templates/sitemap/single.php) and the sitemaps themselves: none unless
+    `seopress_xml_sitemap_general_enable` and `seopress_toggle['toggle-xml-sitemap']` are '1'
+    (src/Actions/Sitemap/Router.php `init()`: no rewrite rule, WordPress's own sitemaps
+    return, src/Actions/Sitemap/DefaultWPSitemap.php)."""
     opts = as_dict(unserialize(raw.get("seopress_xml_sitemap_option_name"), "SEOPress sitemap"))
-    if not opts:
+    toggle = as_dict(unserialize(raw.get("seopress_toggle"), "SEOPress toggles"))
+    if not opts and not toggle:
         return PluginSitemap(SEOPRESS)
+    off = ("seopress_xml_sitemap_general_enable" if not _flag(opts, "general_enable")
+           else "seopress_toggle toggle-xml-sitemap" if str(toggle.get("toggle-xml-sitemap"))
+           != "1" else "")
+    if off:
+        return PluginSitemap(SEOPRESS, frozenset(), frozenset(), authors=False, off_reason=off,
+                             authors_reason=off, images=False)
 
     def included(key: str) -> frozenset[str]:
         return frozenset(str(n) for n, v in as_dict(opts.get(key)).items()
                          if str(as_dict(v).get("include", "")) == "1")
 
+    authors = _flag(opts, "author_enable")
     return PluginSitemap(SEOPRESS, included("seopress_xml_sitemap_post_types_list"),
-                         included("seopress_xml_sitemap_taxonomies_list"),
-                         authors=str(opts.get("seopress_xml_sitemap_author_enable", "")) == "1")
+                         included("seopress_xml_sitemap_taxonomies_list"), authors=authors,
+                         authors_reason="" if authors else "seopress_xml_sitemap_author_enable",
+                         images=_flag(opts, "img_enable"))
+
+
+def _flag(opts: Mapping[Any, Any], name: str) -> bool:
+    """A SEOPress checkbox `seopress_xml_sitemap_{name}`: '1' when checked, absent else."""
+    return str(opts.get(f"seopress_xml_sitemap_{name}", "")) == "1"
 
 
 def tsf(raw: Mapping[str, str]) -> PluginSitemap:

@@ -92,6 +92,12 @@ class SiteContext:
         return next((ps.plugin for ps in self.seo_sitemaps
                      if not ps.lists_type(name, taxonomy)), None)
 
+    @property
+    def seo_images(self) -> bool:
+        """Whether <image:image> entries are listed: not where a running plugin turns its
+        image sitemap off."""
+        return all(ps.images is not False for ps in self.seo_sitemaps)
+
     def type_noindexed_by(self, name: str) -> tuple[str, ...]:
         """The running plugins that noindex this post type by default (its posts are listed
         only when indexed one by one); an unreadable AIOSEO table lists none of them."""

@@ -76,7 +76,7 @@ def post_entries(conn: Connection, site: SiteContext, ctype: ContentType,
     known = links or {}
     missing = [r for r in rows if int(r.ID) not in known]
     links = {**known, **(post_links(conn, site, ctype, missing, meta) if missing else {})}
-    images = page_images(conn, site, rows, meta)
+    images = page_images(conn, site, rows, meta) if site.seo_images else {}
     alts = post_alternates(conn, site, ctype, rows, links) if alternates else {}
     out: dict[int, UrlEntry] = {}
     for r in rows:
