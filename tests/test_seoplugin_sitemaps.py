@@ -477,3 +477,26 @@ def test_seopress_switches(sqlite_urls: dict[str, str], tmp_path: Path) -> None:
     hello = next(p["loc"] for p in truth("seopress")["posts"] if p["slug"] == "p02")
     assert ("    - SEOPress's sitemaps are switched off (seopress_xml_sitemap_general_enable)"
             in explain_lines(url, hello))
+
+
+def test_tsf_noindexed_type_lists_posts_forced_to_index(sqlite_urls: dict[str, str],
+                                                        tmp_path: Path) -> None:
+    """The SEO Framework 5.1.4 with events noindexed (`noindex_post_types` [event => 1] in
+    `autodescription-site-settings`, as its settings screen saves it): no event sitemap;
+    spring-fair set to "force index" in its editor box (post meta `_genesis_noindex` = -1;
+    meta/robots/args.class.php: the qubit wins over the type's setting) is then the one
+    event listed; summer-gig's explain names the setting."""
+    db = tmp_path / "tsf-force.db"
+    url = copy_db(sqlite_urls, "tsf", db)
+    edit_serialized_option(db, "autodescription-site-settings",
+                           lambda v: v["noindex_post_types"].update(event=1))
+    docs = fetch_all(app_for(url).test_client())
+    assert event_slugs(docs) is None and b"event-sitemap" not in docs["/sitemap_index.xml"]
+    with sqlite3.connect(db) as con:
+        con.execute("INSERT INTO wp_postmeta (post_id, meta_key, meta_value) VALUES "
+                    "(37, '_genesis_noindex', '-1')")
+    assert event_slugs(fetch_all(app_for(url).test_client())) == {"spring-fair"}
+    gig = next(p["loc"] for p in truth("tsf")["posts"] if p["slug"] == "summer-gig")
+    assert ("    - post type 'event' is noindexed by default in The SEO Framework's settings "
+            "(autodescription-site-settings noindex_post_types) and the post is not indexed "
+            "one by one" in explain_lines(url, gig))

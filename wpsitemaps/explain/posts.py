@@ -164,7 +164,9 @@ def clause_reasons(registry: Registry, row: Any, clause: str) -> list[str]:
 
 # Where each plugin noindexes a whole post type (wordpress/seosettings.py).
 TYPE_ROBOTS = {"All in One SEO": "search appearance (aioseo_options_dynamic)",
-               "Rank Math": "titles (rank-math-options-titles pt_{type}_robots)"}
+               "Rank Math": "titles (rank-math-options-titles pt_{type}_robots)",
+               "The SEO Framework": "settings (autodescription-site-settings "
+                                    "noindex_post_types)"}
 
 
 def language_reason(registry: Registry, row: Any) -> str:

@@ -249,16 +249,25 @@ def _flag(opts: Mapping[Any, Any], name: str) -> bool:
 
 
 def tsf(raw: Mapping[str, str]) -> PluginSitemap:
-    """The SEO Framework: the types and taxonomies it noindexes or disables (`[name => 1]`);
-    `author_noindex` noindexes every author archive."""
+    """The SEO Framework: the types and taxonomies it disables (`disabled_*`: not supported,
+    never listed) or noindexes (`noindex_*`, `[name => 1]`); a noindexed type still lists
+    its posts forced to index one by one (`_genesis_noindex` -1: 5.1.4
+    inc/classes/meta/robots/args.class.php `assert_no()`, the qubit wins over the type's
+    setting, which inc/classes/sitemap/utils.class.php `is_post_included_in_sitemap()`
+    asks); `author_noindex` noindexes every author archive. `sitemaps_output` 0 swaps TSF's
+    own sitemap for WordPress's (utils.class.php `use_core_sitemaps()`), which lists the same
+    objects: the site keeps sitemaps, so it switches nothing off here."""
     opts = as_dict(unserialize(raw.get("autodescription-site-settings"), "TSF settings"))
 
     def on(key: str) -> frozenset[str]:
         return frozenset(str(n) for n, v in as_dict(opts.get(key)).items() if str(v) == "1")
 
-    return PluginSitemap(TSF, off_post_types=on("noindex_post_types") | on("disabled_post_types"),
+    return PluginSitemap(TSF, off_post_types=on("disabled_post_types"),
                          off_taxonomies=on("noindex_taxonomies") | on("disabled_taxonomies"),
-                         authors=False if str(opts.get("author_noindex", "")) == "1" else None)
+                         noindex_post_types=on("noindex_post_types") - on("disabled_post_types"),
+                         authors=False if str(opts.get("author_noindex", "")) == "1" else None,
+                         authors_reason="author_noindex"
+                         if str(opts.get("author_noindex", "")) == "1" else "")
 
 
 READERS = {AIOSEO: aioseo, RANK_MATH: rank_math, SEOPRESS: seopress, TSF: tsf}

@@ -133,6 +133,9 @@ def indexed_one_by_one(t: WPTables, plugins: Sequence[str],
     if RANK_MATH in plugins:
         found.append(exists().where(m.c.post_id == p.c.ID, m.c.meta_key == "rank_math_robots",
                                     m.c.meta_value.like('%"index"%')))
+    if TSF in plugins:
+        found.append(exists().where(m.c.post_id == p.c.ID, m.c.meta_key == "_genesis_noindex",
+                                    m.c.meta_value == "-1"))
     return or_(*found) if found else false()
 
 
