@@ -281,7 +281,8 @@ def test_explain_names_aioseo_settings(sqlite_urls: dict[str, str]) -> None:
     assert ("    - canonical points to https://elsewhere.example.com/original/"
             in explain_lines(url, locs["p09"]))
     alice = next(u["loc"] for u in truth("aioseo4")["users"] if u["login"] == "alice")
-    assert ("    - the author sitemap is switched off in All in One SEO's sitemap settings"
+    assert ("    - the author sitemap is switched off in All in One SEO's sitemap settings "
+            "(sitemap.general.author)"
             in explain_lines(url, alice))
 
 
@@ -308,6 +309,9 @@ def test_aioseo_search_appearance_and_author_switch(sqlite_urls: dict[str, str],
         author=True))
     docs = fetch_all(app_for(f"sqlite:///{db}").test_client())
     assert "/event-sitemap.xml" not in docs
+    assert ("seo sitemap   All in One SEO: post types recipe left out; taxonomies venue left "
+            "out; post types event noindexed by default: only their posts indexed one by one; "
+            "1 post and 1 term excluded by ID") in check_lines(f"sqlite:///{db}")
     authors = {u.loc.rstrip("/").rsplit("/", 1)[-1]
                for u in parse_urlset(docs["/author-sitemap.xml"])}
     assert {"alice", "bob"} <= authors
@@ -433,6 +437,10 @@ def test_rank_math_type_and_author_robots(sqlite_urls: dict[str, str],
     assert app.test_client().get("/author-sitemap.xml").status_code == 404
     alice = next(u["loc"] for u in truth("rankmath")["users"] if u["login"] == "alice")
     assert any("author_robots noindex" in line for line in explain_lines(url, alice))
+    assert ("seo sitemap   Rank Math: post types recipe left out; taxonomies venue left out; "
+            "post types event noindexed by default: only their posts indexed one by one; "
+            "no author sitemap (author_robots noindex); 1 post and 1 term excluded by ID"
+            ) in check_lines(url)
 
 
 def test_seopress_switches(sqlite_urls: dict[str, str], tmp_path: Path) -> None:
@@ -477,6 +485,8 @@ def test_seopress_switches(sqlite_urls: dict[str, str], tmp_path: Path) -> None:
     hello = next(p["loc"] for p in truth("seopress")["posts"] if p["slug"] == "p02")
     assert ("    - SEOPress's sitemaps are switched off (seopress_xml_sitemap_general_enable)"
             in explain_lines(url, hello))
+    assert ("seo sitemap   SEOPress's sitemaps are switched off "
+            "(seopress_xml_sitemap_general_enable): nothing is served") in check_lines(url)
 
 
 def test_tsf_noindexed_type_lists_posts_forced_to_index(sqlite_urls: dict[str, str],

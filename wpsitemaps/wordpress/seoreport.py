@@ -115,6 +115,39 @@ def seo_lines(conn: Connection, site: SiteContext) -> list[str]:
                     label = "All in One SEO 3" if plugin == AIOSEO else plugin
                     lines.append(f"seo markers   {' and '.join(found)} {verb} {label} {what}; "
                                  + _verdict(site, plugin, honoured))
+    return lines + settings_lines(site)
+
+
+def settings_lines(site: SiteContext) -> list[str]:
+    """`check`'s lines on what the running plugins' sitemap settings leave out of this
+    site's sitemaps, naming the setting (seosettings.py)."""
+    lines = []
+    for ps in site.seo_sitemaps:
+        if ps.off_reason:
+            lines.append(f"seo sitemap   {ps.plugin}'s sitemaps are switched off "
+                         f"({ps.off_reason}): nothing is served")
+            continue
+        said = []
+        types = [t.name for t in site.types.post_types if not ps.lists_type(t.name)]
+        taxes = [t.name for t in site.types.taxonomies if not ps.lists_type(t.name, True)]
+        one_by_one = sorted(n for n in ps.noindex_post_types
+                            if site.types.post_type(n) is not None and ps.lists_type(n))
+        if types:
+            said.append(f"post types {', '.join(types)} left out")
+        if taxes:
+            said.append(f"taxonomies {', '.join(taxes)} left out")
+        if one_by_one:
+            said.append(f"post types {', '.join(one_by_one)} noindexed by default: only "
+                        "their posts indexed one by one")
+        if ps.authors is False:
+            said.append(f"no author sitemap ({ps.authors_reason or 'author'})")
+        if ps.images is False:
+            said.append("no image entries")
+        if ps.exclude_posts or ps.exclude_terms:
+            said.append(f"{_plural(len(ps.exclude_posts), 'post')} and "
+                        f"{_plural(len(ps.exclude_terms), 'term')} excluded by ID")
+        if said:
+            lines.append(f"seo sitemap   {ps.plugin}: {'; '.join(said)}")
     return lines
 
 

@@ -134,12 +134,14 @@ def aioseo(raw: Mapping[str, str]) -> PluginSitemap:
                          if _aioseo_noindexed(as_dict(block), global_robots))
 
     author = as_dict(as_dict(appearance.get("archives")).get("author"))
+    authors_reason = ("sitemap.general.author" if general.get("author") is not True
+                      else "searchAppearance.archives.author noindex"
+                      if _aioseo_noindexed(author, global_robots) else "")
     return PluginSitemap(AIOSEO, _names(as_dict(general.get("postTypes"))),
                          _names(as_dict(general.get("taxonomies"))),
                          noindex_post_types=noindexed("postTypes"),
                          off_taxonomies=noindexed("taxonomies"),
-                         authors=general.get("author") is True
-                         and not _aioseo_noindexed(author, global_robots),
+                         authors=not authors_reason, authors_reason=authors_reason,
                          exclude_posts=_ids(advanced.get("excludePosts")),
                          exclude_terms=_ids(advanced.get("excludeTerms")),
                          terms_take_posts=True)
