@@ -510,3 +510,38 @@ def test_tsf_noindexed_type_lists_posts_forced_to_index(sqlite_urls: dict[str, s
     assert ("    - post type 'event' is noindexed by default in The SEO Framework's settings "
             "(autodescription-site-settings noindex_post_types) and the post is not indexed "
             "one by one" in explain_lines(url, gig))
+
+
+# AIOSEO Pro's term table: Pro is not public, so its shape is aioseo_posts' with term_id
+# (the columns AIOSEO 4.9.9 reads from it, app/Common/Sitemap/Content.php).
+AIOSEO_TERMS = ("CREATE TABLE wp_aioseo_terms (id INTEGER PRIMARY KEY, term_id BIGINT NOT NULL, "
+                "title TEXT, description TEXT, canonical_url TEXT, robots_default TINYINT NOT "
+                "NULL DEFAULT 1, robots_noindex TINYINT NOT NULL DEFAULT 0, created DATETIME "
+                "NOT NULL, updated DATETIME NOT NULL)")
+
+
+def test_aioseo_pro_terms_table(sqlite_urls: dict[str, str], tmp_path: Path) -> None:
+    """AIOSEO Pro's `aioseo_terms`: hidden-cat set to noindex (robots_default 0,
+    robots_noindex 1, as its term editor saves it) and canon-cat canonicalised elsewhere
+    leave the category sitemap; `check` counts the noindexed term; on the recorded (free)
+    AIOSEO site the table is missing and nothing is said about it."""
+    assert not any("aioseo_terms" in line for line in check_lines(sqlite_urls["aioseo4"]))
+    db = tmp_path / "aioseo-pro.db"
+    url = copy_db(sqlite_urls, "aioseo4", db)
+    locs = {t["slug"]: t["loc"] for t in truth("aioseo4")["terms"]}
+    before = {u.loc for u in parse_urlset(fetch_all(app_for(url, CACHE_TTL=0).test_client())[
+        "/category-sitemap.xml"])}
+    assert {locs["hidden-cat"], locs["canon-cat"]} <= before
+    with sqlite3.connect(db) as con:
+        con.execute(AIOSEO_TERMS)
+        con.executemany("INSERT INTO wp_aioseo_terms (term_id, canonical_url, robots_default, "
+                        "robots_noindex, created, updated) VALUES (?, ?, ?, ?, "
+                        "'2026-10-01 00:00:00', '2026-10-01 00:00:00')",
+                        [(6, None, 0, 1), (7, "https://elsewhere.example.com/cats/", 1, 0)])
+    # (term lists are kept for cache_ttl: a fresh app without the cache reads the table)
+    after = {u.loc for u in parse_urlset(fetch_all(app_for(url, CACHE_TTL=0).test_client())[
+        "/category-sitemap.xml"])}
+    assert before - after == {locs["hidden-cat"], locs["canon-cat"]}
+    assert ("seo markers   1 term noindexed in wp_aioseo_terms (All in One SEO Pro): honoured"
+            in check_lines(url))
+    assert "    - noindexed by All in One SEO" in explain_lines(url, locs["hidden-cat"])

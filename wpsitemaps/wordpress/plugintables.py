@@ -111,6 +111,20 @@ def aioseo_posts(prefix: str) -> Table:
 
 
 @functools.lru_cache(maxsize=64)
+def aioseo_terms(prefix: str) -> Table:
+    """All in One SEO Pro's `{prefix}aioseo_terms`: one row per term it has settings for.
+    Pro only (its source is not public): the free plugin names the table
+    (all-in-one-seo-pack 4.9.9 `app/Common/Core/Core.php`) and reads `term_id` and
+    `robots_noindex` from it in its Pro branch (`app/Common/Sitemap/Content.php`
+    `productAttributes()`); `canonical_url` as in aioseo_posts."""
+    return Table(_checked(prefix) + "aioseo_terms", MetaData(),
+                 Column("id", BigInteger, primary_key=True),
+                 Column("term_id", BigInteger),
+                 Column("canonical_url", Text),
+                 Column("robots_noindex", Integer))
+
+
+@functools.lru_cache(maxsize=64)
 def woocommerce_attributes(prefix: str) -> Table:
     """WooCommerce's `{prefix}woocommerce_attribute_taxonomies`: one row per product
     attribute, the `pa_{attribute_name}` taxonomies (plugintypes.py)."""

@@ -67,6 +67,9 @@ class SeoChoice:
     active: tuple[str, ...] = ()
     source: str = "none"
     unreadable: tuple[str, ...] = ()
+    # AIOSEO Pro's `aioseo_terms` can be read (absent on free AIOSEO: its terms have no
+    # robots or canonical of their own then).
+    aioseo_terms: bool = False
 
     @property
     def fallback(self) -> bool:

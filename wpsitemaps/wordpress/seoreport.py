@@ -9,6 +9,7 @@ from sqlalchemy import Connection
 
 from wpsitemaps.wordpress.phpdata import as_dict
 from wpsitemaps.wordpress.plugintables import aioseo_posts
+from wpsitemaps.wordpress.plugintables import aioseo_terms
 from wpsitemaps.wordpress.queries import seo as qseo
 from wpsitemaps.wordpress.seoplugins import AIOSEO
 from wpsitemaps.wordpress.seoplugins import KNOWN
@@ -105,6 +106,11 @@ def seo_lines(conn: Connection, site: SiteContext) -> list[str]:
     elif seo.runs(AIOSEO):
         n = qseo.aioseo_noindex_count(conn, table)
         lines.append(f"seo markers   {_plural(n, 'post')} noindexed in {table.name}: honoured")
+        if seo.aioseo_terms:
+            terms = aioseo_terms(site.settings.table_prefix)
+            n = qseo.aioseo_term_noindex_count(conn, terms)
+            lines.append(f"seo markers   {_plural(n, 'term')} noindexed in {terms.name} "
+                         "(All in One SEO Pro): honoured")
     counts = _counts(conn, site)
     for plugin in KNOWN:
         for what in ("noindex", "canonical"):

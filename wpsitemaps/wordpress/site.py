@@ -31,6 +31,7 @@ from wpsitemaps.wordpress.options import SiteOptions
 from wpsitemaps.wordpress.options import load_options
 from wpsitemaps.wordpress.permalinks import LinkSite
 from wpsitemaps.wordpress.plugintables import aioseo_posts
+from wpsitemaps.wordpress.plugintables import aioseo_terms
 from wpsitemaps.wordpress.queries import seo as qseo
 from wpsitemaps.wordpress.queries import types as qtypes
 from wpsitemaps.wordpress.registration import Registration
@@ -226,6 +227,8 @@ def seo_choice(conn: Connection, options: SiteOptions, settings: Settings,
         log.warning("All in One SEO is active but %saioseo_posts cannot be read: its "
                     "per-post noindex is not applied", settings.table_prefix)
         seo = replace(seo, unreadable=(AIOSEO,))
+    if seo.runs(AIOSEO) and qseo.readable(conn, aioseo_terms(settings.table_prefix)):
+        seo = replace(seo, aioseo_terms=True)
     return seo
 
 

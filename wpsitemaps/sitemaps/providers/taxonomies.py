@@ -39,6 +39,7 @@ from wpsitemaps.wordpress.phpdata import as_dict
 from wpsitemaps.wordpress.phpdata import unserialize
 from wpsitemaps.wordpress.queries import terms as qt
 from wpsitemaps.wordpress.queries.rows import TermRow
+from wpsitemaps.wordpress.seoplugins import AIOSEO
 from wpsitemaps.wordpress.seoplugins import RANK_MATH
 from wpsitemaps.wordpress.seoplugins import SEOPRESS
 from wpsitemaps.wordpress.seoplugins import TSF
@@ -116,13 +117,16 @@ def term_marks(conn: Connection, site: SiteContext, taxonomy: str,
     meta = qt.term_meta(conn, site.tables, term_ids, TERM_META_KEYS) if any(
         seo.runs(p) for p in (RANK_MATH, SEOPRESS, TSF)) else {}
     excluded = {tid: ps.plugin for ps in site.seo_sitemaps for tid in ps.exclude_terms}
+    aioseo = qt.aioseo_terms_of(conn, site.tables, term_ids) if seo.aioseo_terms else {}
     for tid, (noindex, canonicals) in out.items():
+        pro_noindex, pro_canonical = aioseo.get(tid, (False, ""))
         settings, own = yoast.get(tid, {}), meta.get(tid, {})
         tsf = as_dict(unserialize(own.get("autodescription-term-settings"), "TSF term"))
         for plugin, on in ((YOAST, settings.get("wpseo_noindex") == "noindex"),
                            (RANK_MATH, tid in rank_math),
                            (SEOPRESS, seo.runs(SEOPRESS) and own.get("_seopress_robots_index")),
-                           (TSF, seo.runs(TSF) and str(tsf.get("noindex")) == "1")):
+                           (TSF, seo.runs(TSF) and str(tsf.get("noindex")) == "1"),
+                           (AIOSEO, pro_noindex)):
             if on:
                 noindex.append(f"noindexed by {plugin}")
         if tid in excluded:
@@ -130,7 +134,7 @@ def term_marks(conn: Connection, site: SiteContext, taxonomy: str,
         for plugin, value in ((YOAST, settings.get("wpseo_canonical")),
                               (RANK_MATH, own.get("rank_math_canonical_url")),
                               (SEOPRESS, own.get("_seopress_robots_canonical")),
-                              (TSF, tsf.get("canonical"))):
+                              (TSF, tsf.get("canonical")), (AIOSEO, pro_canonical)):
             if value and (plugin == YOAST or seo.runs(plugin)):
                 canonicals.append(str(value).strip())
     return out

@@ -21,10 +21,11 @@ YOAST_PROFILE_UPDATED = "_yoast_wpseo_profile_updated"
 
 
 def readable(conn: Connection, table: Table) -> bool:
-    """Whether a plugin's table can be read (exists, and SELECT on it is granted): one
-    SELECT of at most one row. A timeout is raised, not taken for a missing table."""
+    """Whether a plugin's table can be read (exists, has the columns we read, and SELECT on
+    it is granted): one SELECT of at most one row. A timeout is raised, not taken for a
+    missing table."""
     try:
-        conn.execute(select(literal(1)).select_from(table).limit(1)).all()
+        conn.execute(select(literal(1), *table.c).limit(1)).all()
     except SQLAlchemyError as exc:
         if transient(exc):
             raise
@@ -73,6 +74,12 @@ def aioseo_noindex_count(conn: Connection, table: Table) -> int:
     """How many AIOSEO 4 rows noindex their post (robots_default 0, robots_noindex 1)."""
     return int(conn.execute(select(func.count()).select_from(table).where(
         table.c.robots_default == 0, table.c.robots_noindex == 1)).scalar() or 0)
+
+
+def aioseo_term_noindex_count(conn: Connection, table: Table) -> int:
+    """How many AIOSEO Pro term rows say noindex (robots_noindex 1)."""
+    return int(conn.execute(select(func.count()).select_from(table).where(
+        table.c.robots_noindex == 1)).scalar() or 0)
 
 
 def user_meta_values(conn: Connection, t: WPTables, ids: Iterable[int],

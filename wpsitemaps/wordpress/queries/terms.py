@@ -11,6 +11,7 @@ from sqlalchemy import and_
 from sqlalchemy import func
 from sqlalchemy import select
 
+from wpsitemaps.wordpress.plugintables import aioseo_terms
 from wpsitemaps.wordpress.queries.posts import chunks
 from wpsitemaps.wordpress.queries.rows import TermRow
 from wpsitemaps.wordpress.schema import WPTables
@@ -35,6 +36,22 @@ def rank_math_noindex_terms(conn: Connection, t: WPTables, term_ids: Iterable[in
             select(tm.c.term_id).where(tm.c.term_id.in_(chunk),
                                        tm.c.meta_key == "rank_math_robots",
                                        tm.c.meta_value.like("%noindex%"))))
+    return out
+
+
+def aioseo_terms_of(conn: Connection, t: WPTables, term_ids: Iterable[int],
+                    ) -> dict[int, tuple[bool, str]]:
+    """{term_id: (noindex, canonical_url)} from AIOSEO Pro's `aioseo_terms` (the caller has
+    found it readable): noindex when `robots_noindex` = 1, the rule of AIOSEO 4.9.9's
+    sitemap for terms (`app/Common/Sitemap/Content.php` `productAttributes()`: `robots_noindex
+    IS NULL OR robots_noindex = 0` lists)."""
+    at = aioseo_terms(str(t.posts.name)[:-len("posts")])
+    out: dict[int, tuple[bool, str]] = {}
+    for chunk in chunks(term_ids):
+        for tid, noindex, canonical in conn.execute(select(
+                at.c.term_id, at.c.robots_noindex, at.c.canonical_url).where(
+                at.c.term_id.in_(chunk)).order_by(at.c.id)):
+            out.setdefault(int(tid), (int(noindex or 0) == 1, str(canonical or "").strip()))
     return out
 
 
