@@ -545,3 +545,27 @@ def test_aioseo_pro_terms_table(sqlite_urls: dict[str, str], tmp_path: Path) -> 
     assert ("seo markers   1 term noindexed in wp_aioseo_terms (All in One SEO Pro): honoured"
             in check_lines(url))
     assert "    - noindexed by All in One SEO" in explain_lines(url, locs["hidden-cat"])
+
+
+def test_rank_math_taxonomy_robots(sqlite_urls: dict[str, str], tmp_path: Path) -> None:
+    """Rank Math 1.0.273 with tags noindexed by default (`tax_post_tag_custom_robots` on,
+    `tax_post_tag_robots` [noindex], as its titles screen saves them): the tag sitemap lists
+    only alpha, whose term meta `rank_math_robots` says index (class-taxonomy.php
+    is_term_indexable(): the term's 'index' wins); gamma's explain and check name the
+    setting."""
+    db = tmp_path / "rankmath-tax.db"
+    url = copy_db(sqlite_urls, "rankmath", db)
+    edit_serialized_option(db, "rank-math-options-titles",
+                           lambda v: v.update(tax_post_tag_custom_robots="on"))
+    with sqlite3.connect(db) as con:
+        con.execute("INSERT INTO wp_termmeta (term_id, meta_key, meta_value) VALUES "
+                    "(9, 'rank_math_robots', ?)", (php_serialize(["index"]),))
+    docs = fetch_all(app_for(url, CACHE_TTL=0).test_client())
+    locs = {t["slug"]: t["loc"] for t in truth("rankmath")["terms"]}
+    assert {u.loc for u in parse_urlset(docs["/post_tag-sitemap.xml"])} == {locs["alpha"]}
+    assert ("    - taxonomy 'post_tag' is noindexed by default in Rank Math's titles "
+            "(rank-math-options-titles tax_post_tag_robots) and the term is not indexed one "
+            "by one" in explain_lines(url, locs["gamma"]))
+    assert any(line.startswith("seo sitemap   Rank Math:") and "taxonomies post_tag "
+               "noindexed by default: only their terms indexed one by one" in line
+               for line in check_lines(url))

@@ -138,6 +138,8 @@ def settings_lines(site: SiteContext) -> list[str]:
         taxes = [t.name for t in site.types.taxonomies if not ps.lists_type(t.name, True)]
         one_by_one = sorted(n for n in ps.noindex_post_types
                             if site.types.post_type(n) is not None and ps.lists_type(n))
+        tax_one_by_one = sorted(n for n in ps.noindex_taxonomies
+                                if site.types.taxonomy(n) is not None and ps.lists_type(n, True))
         if types:
             said.append(f"post types {', '.join(types)} left out")
         if taxes:
@@ -145,6 +147,9 @@ def settings_lines(site: SiteContext) -> list[str]:
         if one_by_one:
             said.append(f"post types {', '.join(one_by_one)} noindexed by default: only "
                         "their posts indexed one by one")
+        if tax_one_by_one:
+            said.append(f"taxonomies {', '.join(tax_one_by_one)} noindexed by default: only "
+                        "their terms indexed one by one")
         if ps.authors is False:
             said.append(f"no author sitemap ({ps.authors_reason or 'author'})")
         if ps.images is False:

@@ -50,6 +50,9 @@ class PluginSitemap:
     # Types whose default robots say noindex: only the posts this plugin indexes one by one
     # are listed (AIOSEO `robots_default` 0 + `robots_noindex` 0, Rank Math 'index').
     noindex_post_types: frozenset[str] = frozenset()
+    # Taxonomies whose default robots say noindex: only the terms indexed one by one
+    # (Rank Math 'index' in the term's `rank_math_robots`).
+    noindex_taxonomies: frozenset[str] = frozenset()
     # Why the whole sitemap or the author sitemap is off, in the plugin's own setting names
     # (for `check` and `explain`); "" when it is on.
     off_reason: str = ""
@@ -172,8 +175,9 @@ def rank_math(raw: Mapping[str, str]) -> PluginSitemap:
     """Rank Math: `pt_{type}_sitemap` 'off' leaves a type out; `tax_{tax}_sitemap` lists a
     taxonomy only when 'on' (the installer sets it for category alone); exclusions by ID.
     From `rank-math-options-titles` (1.0.273 includes/helpers/): a type whose robots default
-    to noindex lists only its posts whose `rank_math_robots` says 'index'; a taxonomy whose
-    custom robots say noindex has no sitemap (the terms forced to index excepted: not read);
+    to noindex lists only its posts whose `rank_math_robots` says 'index', a taxonomy so
+    only its terms that say 'index' (class-taxonomy.php `is_term_indexable()`; its sitemap
+    stays, providers/class-taxonomy.php `handles_type()` asks `tax_{tax}_sitemap` alone);
     author archives disabled (`disable_author_archives`) or noindexed (`author_robots`)
     leave no author sitemap (class-conditional.php `is_author_archive_indexable()`)."""
     opts = as_dict(unserialize(raw.get("rank-math-options-sitemap"), "Rank Math sitemap"))
@@ -188,15 +192,14 @@ def rank_math(raw: Mapping[str, str]) -> PluginSitemap:
     typed = {k[3:-14] for k in titles if k.startswith("pt_") and k.endswith("_custom_robots")}
     taxed = {k[4:-14] for k in titles if k.startswith("tax_") and k.endswith("_custom_robots")}
     noindex_types = frozenset(n for n in typed if _rm_noindex(titles, f"pt_{n}"))
-    noindex_taxes = frozenset(n for n in taxed if titles.get(f"tax_{n}_custom_robots") == "on"
-                              and "noindex" in _rm_list(titles.get(f"tax_{n}_robots")))
+    noindex_taxes = frozenset(n for n in taxed if _rm_noindex(titles, f"tax_{n}"))
     authors_reason = ("disable_author_archives" if titles.get("disable_author_archives") == "on"
                       else "author_robots noindex" if _rm_noindex(titles, "author") else
                       "" if keys.get("authors_sitemap") == "on" or not opts
                       else "authors_sitemap")
     return PluginSitemap(RANK_MATH, off_post_types=off_types,
-                         off_taxonomies=frozenset(n for n, v in taxes.items() if v != "on")
-                         | noindex_taxes,
+                         off_taxonomies=frozenset(n for n, v in taxes.items() if v != "on"),
+                         noindex_taxonomies=noindex_taxes,
                          authors=None if not opts and not authors_reason
                          else not authors_reason,
                          exclude_posts=_comma_ids(keys.get("exclude_posts")),

@@ -102,7 +102,7 @@ def _yoast_term_meta(site: SiteContext, taxonomy: str) -> dict[int, dict[Any, An
 # `inc/functions/sitemap/template-xml-sitemaps-single-term.php`), Rank Math, and The SEO
 # Framework's serialized `autodescription-term-settings` (`noindex` 1, `canonical`).
 TERM_META_KEYS = ("_seopress_robots_index", "_seopress_robots_canonical",
-                  "rank_math_canonical_url", "autodescription-term-settings")
+                  "rank_math_canonical_url", "autodescription-term-settings", "rank_math_robots")
 
 
 def term_marks(conn: Connection, site: SiteContext, taxonomy: str,
@@ -118,8 +118,13 @@ def term_marks(conn: Connection, site: SiteContext, taxonomy: str,
         seo.runs(p) for p in (RANK_MATH, SEOPRESS, TSF)) else {}
     excluded = {tid: ps.plugin for ps in site.seo_sitemaps for tid in ps.exclude_terms}
     aioseo = qt.aioseo_terms_of(conn, site.tables, term_ids) if seo.aioseo_terms else {}
+    by_default = [ps.plugin for ps in site.seo_sitemaps if taxonomy in ps.noindex_taxonomies]
     for tid, (noindex, canonicals) in out.items():
         pro_noindex, pro_canonical = aioseo.get(tid, (False, ""))
+        if by_default and '"index"' not in str(meta.get(tid, {}).get("rank_math_robots", "")):
+            noindex.append(f"taxonomy '{taxonomy}' is noindexed by default in "
+                           f"{by_default[0]}'s titles (rank-math-options-titles "
+                           f"tax_{taxonomy}_robots) and the term is not indexed one by one")
         settings, own = yoast.get(tid, {}), meta.get(tid, {})
         tsf = as_dict(unserialize(own.get("autodescription-term-settings"), "TSF term"))
         for plugin, on in ((YOAST, settings.get("wpseo_noindex") == "noindex"),
