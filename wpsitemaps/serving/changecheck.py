@@ -73,8 +73,10 @@ def site_token(session: SiteSession) -> int:
     tables = build_tables(settings.table_prefix, settings.base_prefix)
     conn = session.conn
     stamps = table_stamps(conn, watched(tables, settings.table_prefix))
-    if stamps is None or stamps.newest is None or stamps.now - stamps.newest < SETTLE:
+    if stamps is None or (stamps.unknown and stamps.loads is None):
+        return 0
+    if stamps.newest is not None and stamps.now - stamps.newest < SETTLE:
         return 0
     options = sorted(read_options(conn, tables, settings).items())
-    raw = repr((stamps.stamps, options)).encode("utf-8", "surrogatepass")
+    raw = repr((stamps.stamps, stamps.loads, options)).encode("utf-8", "surrogatepass")
     return int.from_bytes(hashlib.sha256(raw).digest()[:6], "big") or 1
