@@ -30,6 +30,7 @@ from tests.support.builder import Site
 from tests.support.data import small_site
 from tests.support.publish import HOME
 from tests.support.publish import Publisher
+from tests.support.publish import refresh_bounds
 from tests.support.sitemaps import assert_valid
 from tests.support.storeclock import Clock
 from tests.support.storeclock import with_clock
@@ -139,6 +140,11 @@ def test_unchanged_documents_cost_no_statement_with_an_event_source(
     live_source(app)
     client = app.test_client()
     first = {path: client.get(path) for path in PATHS}
+    # The values computed by those first renders (page bounds, term lists) were new to
+    # this process: the first revalidation of each document marks it with their heads.
+    clock.advance(WINDOW + 1)
+    for path in PATHS:
+        assert client.get(path).data == first[path].data
     counted = Counted(app, monkeypatch)
     for _ in range(3):
         clock.advance(WINDOW + 1)
@@ -259,3 +265,30 @@ def test_without_a_source_one_check_per_window_replaces_page_fingerprints(
     for path in PATHS:
         assert client.get(path).data == first[path]
     assert counted.fingerprints == [] and len(counted.statements) <= 2
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("kind", ["term rename", "author slug"])
+def test_term_and_author_pages_follow_their_lists_refresh(
+        make_app: Callable[..., Flask], tmp_path: Path, backend: str, kind: str) -> None:
+    """Term and author pages are rendered from lists the value cache keeps: their event
+    renders the page from the list held, and the list's refresh, which differs, has the
+    page served anew at once (it was stored under the old list)."""
+    sql, change, path = {
+        "term rename": ("UPDATE wp_terms SET slug = 'headlines' WHERE slug = 'news'",
+                        Change("term", 1, taxonomy="category"), "/category-sitemap.xml"),
+        "author slug": ("UPDATE wp_users SET user_nicename = 'someone-else'",
+                        Change("user", 1), "/author-sitemap.xml"),
+    }[kind]
+    app, clock = stored_app(make_app, tmp_path, backend, CHANGE_SOURCE="plugin")
+    live_source(app)
+    client = app.test_client()
+    old = client.get(path).data
+    write(app, [sql])
+    service_of(app).apply_changes([change], "plugin")
+    clock.advance(WINDOW + 1)
+    client.get(path)
+    refresh_bounds(app)  # the background refresh, as cache_ttl runs out
+    clock.advance(WINDOW + 1)
+    new = client.get(path).data
+    assert new != old and new == fresh(app, path)
