@@ -37,6 +37,8 @@ from tests.support.storeclock import with_clock
 from wpsitemaps import create_app
 from wpsitemaps.changes.model import Change
 from wpsitemaps.changes.model import SourceHealth
+from wpsitemaps.check import run_check
+from wpsitemaps.config import load_settings
 from wpsitemaps.serving import documents
 from wpsitemaps.web.context import service_of
 
@@ -292,3 +294,28 @@ def test_term_and_author_pages_follow_their_lists_refresh(
     clock.advance(WINDOW + 1)
     new = client.get(path).data
     assert new != old and new == fresh(app, path)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_check_says_how_changes_are_learnt(make_app: Callable[..., Flask], tmp_path: Path,
+                                          backend: str) -> None:
+    """`wpsitemaps check` names the event sources, whether each is live (from the store the
+    service shares), and what the site-level check reads on this database."""
+    app, _ = stored_app(make_app, tmp_path, backend, CHANGE_SOURCE="plugin,binlog")
+    settings = service_of(app).settings
+    live_source(app)
+    env = {"WPSITEMAPS_DATABASE_URL": settings.database_url, "WPSITEMAPS_STORE": settings.store,
+           "WPSITEMAPS_CHANGE_SOURCE": "plugin,binlog", "WPSITEMAPS_NOW": str(settings.now)}
+    lines: list[str] = []
+    assert run_check(load_settings(environ=env), lines.append) == 0
+    said = lines[[n for n, line in enumerate(lines) if line.startswith("changes")][0]:]
+    what = "the database file's times" if backend == "sqlite" else "UPDATE_TIME of 8 tables"
+    assert said[0] == ("changes       events from plugin, binlog; the site-level check "
+                       "while none is live")
+    assert said[1].startswith("  plugin: live, last heard ")
+    assert said[2] == "  binlog: not live (never heard)"
+    assert said[3].startswith(f"site check    {what} plus the options")
+    lines.clear()
+    env["WPSITEMAPS_CHANGE_SOURCE"] = "none"
+    run_check(load_settings(environ=env), lines.append)
+    assert any(line.startswith("changes       none: ") for line in lines)

@@ -10,6 +10,7 @@ from wpsitemaps.compare import compare
 from wpsitemaps.compare import report
 from wpsitemaps.config import Settings
 from wpsitemaps.network_check import run_network_check
+from wpsitemaps.serving.changecheck import describe as describe_changes
 from wpsitemaps.serving.sites import Sites
 from wpsitemaps.wordpress.db import make_engine
 from wpsitemaps.wordpress.site import build_site
@@ -29,6 +30,7 @@ def run_check(settings: Settings, echo: Callable[[str], None],
                 return 0
             site = build_site(conn, settings)
             types_report = type_report(conn, site)
+            changes = describe_changes(settings, conn)
             if compare_yoast:
                 comparison = compare(conn, site)
     except SQLAlchemyError as exc:
@@ -44,6 +46,8 @@ def run_check(settings: Settings, echo: Callable[[str], None],
     echo("post types    " + ", ".join(t.name for t in site.types.post_types))
     echo("taxonomies    " + ", ".join(t.name for t in site.types.taxonomies))
     for line in types_report:
+        echo(line)
+    for line in changes:
         echo(line)
     if site.languages is not None:
         langs = site.languages
