@@ -203,3 +203,29 @@ def test_the_service_is_the_sink(peer_sqlite_url: str, tmp_path: Path) -> None:
     assert service.ledger.tag("blog1", PAGE2) not in (None, before)
     assert set(service.change_sources) == {"binlog", "plugin"}
     assert service.change_sources["plugin"].healthy
+
+
+def test_the_value_cache_tells_when_a_value_changed(tmp_path: Path) -> None:
+    """on_change (the ledger's `values` head) is told when a value computed differs from the
+    one held (or none was held and it was computed here), not when a recompute gives the
+    same value nor when a fresh worker takes from the store what another computed."""
+    from wpsitemaps.cache.peer import StoreValues
+    from wpsitemaps.cache.values import ValueCache
+
+    told: list[object] = []
+    key = ("blog1", "terms")
+
+    def cache() -> ValueCache:
+        return ValueCache(300, peer=StoreValues(DiskStore(str(tmp_path), 10**8), "ns"),
+                          on_change=told.append)
+
+    one = cache()
+    one.get(key, lambda: [1, 2], peer_key="blog1/terms")
+    assert told == [key]
+    one.get(key, lambda: [1, 2], force=True, peer_key="blog1/terms")
+    assert told == [key]
+    other = cache()
+    assert other.get(key, lambda: [9], peer_key="blog1/terms") == [1, 2]  # taken, not told
+    assert told == [key]
+    one.get(key, lambda: [1, 3], force=True, peer_key="blog1/terms")
+    assert told == [key, key]

@@ -176,7 +176,7 @@ class ValueCache:
         age = max(peer.clock() - got.stamp, 0.0)
         life = max(self.ttl, got.life)
         entry = Entry(now + life - age, got.value, got.stamp, life)
-        self._put(key, entry)
+        self._put(key, entry, adopted=True)
         return entry
 
     def _peek(self, key: Any) -> Entry | None:
@@ -195,12 +195,16 @@ class ValueCache:
                 return True
         return False
 
-    def _put(self, key: Any, entry: Entry) -> None:
+    def _put(self, key: Any, entry: Entry, adopted: bool = False) -> None:
+        """Keep an entry; tell on_change when it differs from the one held before, or when
+        it was computed here with none held (a value taken from the peer with none held
+        was told by the worker that computed it: nothing here was made from an older one)."""
         if isinstance(key, tuple) and key and isinstance(key[0], str):
             self._expires.setdefault(key[0], {})[key] = entry.expires
         if self.on_change is not None:
             before = self._data.get(key)
-            if before is None or before.value != entry.value:
+            if before is None and not adopted or (
+                    before is not None and before.value != entry.value):
                 self.on_change(key)
         self._data.put(key, entry)
 
