@@ -23,6 +23,7 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
 import build  # noqa: E402
+import crawler  # noqa: E402
 import load  # noqa: E402
 import rawsql  # noqa: E402
 import report  # noqa: E402
@@ -201,7 +202,8 @@ def main() -> None:
     sub = parser.add_subparsers(dest="cmd", required=True)
     b = sub.add_parser("build", help="create the MariaDB database from the demo generator")
     r = sub.add_parser("run", help="measure the app (and WordPress) on a built database")
-    for p in (b, r):
+    c = sub.add_parser("crawl", help="the crawler profile: each request after the window")
+    for p in (b, r, c):
         p.add_argument("--size", type=int, default=100_000, help="public posts")
         p.add_argument("--db", default=None, help="database name (default from --size)")
     b.add_argument("--seed", type=int, default=1)
@@ -212,8 +214,26 @@ def main() -> None:
     r.add_argument("--no-wordpress", action="store_true", help="skip WordPress core")
     r.add_argument("--write", action="store_true", help="record in bench/RESULTS.md")
     r.add_argument("--json", type=Path, default=None, help="also dump the figures here")
+    c.add_argument("--pages", type=int, default=30, help="post pages, spread over the site")
+    c.add_argument("--gap", type=float, default=2.3, help="seconds between two requests")
+    c.add_argument("--passes", type=int, default=2, help="timed passes over the documents")
+    c.add_argument("--workers", type=int, default=5, help="gunicorn sync workers")
+    c.add_argument("--env", action="append", default=[], metavar="WPSITEMAPS_X=V",
+                   help="an extra setting of the served app (repeatable)")
+    c.add_argument("--no-wordpress", action="store_true", help="skip WordPress core")
+    c.add_argument("--write", action="store_true", help="record in bench/RESULTS.md")
     args = parser.parse_args()
     db = args.db or build.db_name(args.size)
+    if args.cmd == "crawl":
+        env = dict(item.split("=", 1) for item in args.env)
+        found = crawler.run(db, args.pages, args.gap, args.passes, args.workers, env,
+                            wordpress=not args.no_wordpress and servers.wordpress_available())
+        text = crawler.section(found, "python bench/bench.py " + shlex.join(sys.argv[1:]),
+                               report._git("rev-parse", "--short", "HEAD"), load.machine())
+        print(text)
+        if args.write:
+            report.write(text, crawler.heading(found))
+        return
     if args.cmd == "build":
         seconds = build.build(args.size, db, args.seed)
         print(json.dumps({"database": db, "seconds": round(seconds), **build.shape(db)},

@@ -23,19 +23,21 @@ from wpsitemaps.web.context import service_of  # noqa: E402
 
 
 def rows_examined(db: str, paths: dict[str, str], tmp: Path, store: str = "off",
-                  per_page: int = 0) -> dict[str, int]:
-    """{label: Handler_read% total of one warm request of path}."""
-    config = tmp / "rows.toml"
-    config.write_text(DEMO_CONFIG, encoding="utf-8")
-    settings = {"DATABASE_URL": f"mysql+pymysql://root@127.0.0.1/{db}?charset=utf8mb4",
-                "TABLE_PREFIX": "wp_", "CONFIG": str(config),
-                "NOW": "option:demo_generated_at", "STORE": store,
-                # Window 0: the measured request revalidates its stored page (the warm path
-                # once the window has passed), instead of serving it without asking.
-                "STORE_WINDOW": 0.0}
+                  per_page: int = 0, settings: dict[str, str] | None = None) -> dict[str, int]:
+    """{label: Handler_read% total of one warm request of path}; `settings`: extra
+    create_app() keys (e.g. a change source), overriding these."""
+    toml = tmp / "rows.toml"
+    toml.write_text(DEMO_CONFIG, encoding="utf-8")
+    config: dict[str, object] = {
+        "DATABASE_URL": f"mysql+pymysql://root@127.0.0.1/{db}?charset=utf8mb4",
+        "TABLE_PREFIX": "wp_", "CONFIG": str(toml),
+        "NOW": "option:demo_generated_at", "STORE": store,
+        # Window 0: the measured request revalidates its stored page (the warm path
+        # once the window has passed), instead of serving it without asking.
+        "STORE_WINDOW": 0.0}
     if per_page:
-        settings["ENTRIES_PER_PAGE"] = per_page
-    app = create_app(settings)
+        config["ENTRIES_PER_PAGE"] = per_page
+    app = create_app({**config, **(settings or {})})
     client = app.test_client()
     out: dict[str, int] = {}
     for label, path in paths.items():

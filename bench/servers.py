@@ -95,14 +95,16 @@ def app_env(database_url: str, config: Path, per_page: int = 0,
 
 
 def start_app(database_url: str, port: int, workers: int, tmp: Path,
-              per_page: int = 0, store: str = "") -> subprocess.Popen[bytes]:
-    """`wpsitemaps serve` (gunicorn, sync workers), ready when the index answers 200."""
+              per_page: int = 0, store: str = "",
+              env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """`wpsitemaps serve` (gunicorn, sync workers), ready when robots.txt answers 200;
+    `env`: extra WPSITEMAPS_* settings of the run."""
     log = tmp / f"app-{store.rsplit('/', 1)[-1] or 'default'}.log"
     cmd = [sys.executable, "-m", "wpsitemaps.cli", "serve", "--host", "127.0.0.1",
            "--port", str(port), "--workers", str(workers)]
     with log.open("wb") as err:
-        env = app_env(database_url, tmp / "demo.toml", per_page, store)
-        proc = subprocess.Popen(cmd, env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=err)
+        full = {**app_env(database_url, tmp / "demo.toml", per_page, store), **(env or {})}
+        proc = subprocess.Popen(cmd, env=full, cwd=REPO, stdout=subprocess.DEVNULL, stderr=err)
     wait_ready(proc, port, "/robots.txt", log)
     return proc
 

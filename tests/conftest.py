@@ -57,6 +57,14 @@ def require_mariadb() -> None:
         pytest.skip("MariaDB on 127.0.0.1:3306 is not reachable")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def read_only_user() -> Iterator[None]:
+    """The read-only MariaDB user the tests create is dropped when the session ends."""
+    yield
+    if wpdb.mariadb_reachable():
+        wpdb.drop_read_only_user()
+
+
 @pytest.fixture(autouse=True)
 def page_store_dir(tmp_path_factory: pytest.TempPathFactory,
                    monkeypatch: pytest.MonkeyPatch) -> None:

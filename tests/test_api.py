@@ -116,7 +116,17 @@ BAD_REQUESTS = [
      "baseUrl: must not contain spaces or control characters"),
     ({"baseUrl": "https://front.example/" + "a" * 1004},
      "baseUrl: longer than 1024 characters"),
-    ({"baseUrl": "https://front.example:99999"}, "baseUrl: invalid host"),
+    ({"baseUrl": "https://front.example:99999"},
+     "baseUrl: invalid port: must be a number from 1 to 65535"),
+    ({"baseUrl": "https://front.example:0"},
+     "baseUrl: invalid port: must be a number from 1 to 65535"),
+    ({"baseUrl": "https://%FF%FE"}, "baseUrl: invalid host"),
+    ({"baseUrl": "https://xn--zz.example"}, "baseUrl: invalid host"),
+    ({"baseUrl": "https://xn--a.example/de"}, "baseUrl: invalid host"),
+    ({"baseUrl": "https://front_end.example"}, "baseUrl: invalid host"),
+    ({"baseUrl": "https://front..example"}, "baseUrl: invalid host"),
+    ({"baseUrl": "https://-front.example"}, "baseUrl: invalid host"),
+    ({"baseUrl": "https://999.1.1.1"}, "baseUrl: invalid host"),
     ({"dataType": None}, "dataType: required"),
     ({"dataType": "Recipe"}, "dataType: unknown data type"),
     ({"dataType": "x" * 65}, "dataType: longer than 64 characters"),
@@ -197,6 +207,24 @@ def test_base_url_is_normalised(client: FlaskClient) -> None:
     """Trailing slashes go, the host is lower case / IDNA, the path is percent-encoded."""
     body = xml(client, baseUrl="https://Bücher.example/über//")
     assert locs(body)[0] == "https://xn--bcher-kva.example/%C3%BCber/detail/Article/1/hallo-welt"
+
+
+@pytest.mark.parametrize(("base", "front"), [
+    ("https://[::1]:8443/de", "https://[::1]:8443/de/detail"),
+    ("http://192.0.2.7:65535", "http://192.0.2.7:65535/detail"),
+    ("https://xn--bcher-kva.example", "https://xn--bcher-kva.example/detail"),
+    ("https://front-end.example.:1/de", None),
+])
+def test_valid_hosts_and_ports_are_kept(client: FlaskClient, base: str,
+                                        front: str | None) -> None:
+    """IP addresses, ports 1-65535 and valid punycode pass; a trailing dot (an empty label)
+    does not."""
+    if front is None:
+        resp = call(client, {**BASE, "baseUrl": base})
+        assert (resp.status_code, resp.get_data(as_text=True)) == (
+            400, "400 Bad Request: baseUrl: invalid host\n")
+        return
+    assert locs(xml(client, baseUrl=base))[0] == f"{front}/Article/1/hallo-welt"
 
 
 def test_no_changefreq_or_priority(client: FlaskClient) -> None:
@@ -329,6 +357,39 @@ def test_1001_is_an_index_of_two_pages(api_app: Callable[..., FlaskClient]) -> N
     first, second = (locs(xml(client, page=str(n))) for n in (1, 2))
     assert (len(first), second) == (1000, [f"{FRONT}/Article/1001/beitrag-1000"])
     assert first[0] == f"{FRONT}/Article/1/beitrag-0"
+
+
+def test_index_on_the_sites_host_is_public_and_names_it(
+        api_app: Callable[..., FlaskClient]) -> None:
+    """Called on the site's own host, the index names that host (with the home URL's
+    scheme) and may be kept by a shared cache."""
+    client = api_app(many_posts(1001))
+    resp = client.get("/api/sitemap?" + urlencode(BASE), headers={"Host": "example.test"})
+    assert resp.status_code == 200
+    assert all(loc.startswith("http://example.test/api/sitemap?")
+               for loc, _ in parse_index(resp.data))
+    assert resp.headers["Cache-Control"] == "public, max-age=300"
+
+
+def test_index_on_another_host_is_private_to_it(api_app: Callable[..., FlaskClient]) -> None:
+    """A forged Host gets its own URLs only in an answer no shared cache keeps (private,
+    Vary: Host), so a cache keyed without the Host cannot hand it to everyone."""
+    client = api_app(many_posts(1001))
+    resp = client.get("/api/sitemap?" + urlencode(BASE), headers={"Host": "evil.example"})
+    assert resp.status_code == 200
+    assert all(loc.startswith("http://evil.example/api/sitemap?")
+               for loc, _ in parse_index(resp.data))
+    assert resp.headers["Cache-Control"] == "private, max-age=300"
+    assert "host" in resp.headers["Vary"].lower()
+
+
+def test_urlset_does_not_depend_on_the_host(api_app: Callable[..., FlaskClient]) -> None:
+    """A page's URLs come from baseUrl only: the same public answer on any Host."""
+    client = api_app(many_posts(3))
+    answers = [client.get("/api/sitemap?" + urlencode(BASE), headers={"Host": host})
+               for host in ("example.test", "evil.example")]
+    assert answers[0].data == answers[1].data
+    assert {a.headers["Cache-Control"] for a in answers} == {"public, max-age=300"}
 
 
 def test_page_beyond_the_end_is_404(api_app: Callable[..., FlaskClient]) -> None:

@@ -76,3 +76,23 @@ def test_bad_setting_stops_serve_with_one_line_and_exit_2() -> None:
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [
         "wpsitemaps: WPSITEMAPS_TABLE_PREFIX: 'bad-prefix' must match ^[A-Za-z0-9_]+$"]
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("off", None), ("", None), ("127.0.0.1:9102", "127.0.0.1:9102"),
+    ("[::1]:9102", "[::1]:9102"), ("0.0.0.0:1", "0.0.0.0:1")])
+def test_metrics_bind_accepted(value: str, expected: str | None) -> None:
+    """metrics_bind is off by default, or host:port (IPv6 in brackets)."""
+    env = {"WPSITEMAPS_DATABASE_URL": "sqlite:///x.sqlite", "WPSITEMAPS_METRICS_BIND": value}
+    assert load_settings(environ=env).metrics_bind == expected
+    assert load_settings({"DATABASE_URL": "sqlite:///x"}, environ={}).metrics_bind is None
+
+
+@pytest.mark.parametrize("value", ["9102", "127.0.0.1:0", "127.0.0.1:65536", ":9102",
+                                   "::1:9102", "localhost:http"])
+def test_metrics_bind_refused(value: str) -> None:
+    """A metrics_bind without a host, with a port outside 1..65535 or a bare IPv6 address
+    is a ConfigError naming the setting."""
+    env = {"WPSITEMAPS_DATABASE_URL": "sqlite:///x.sqlite", "WPSITEMAPS_METRICS_BIND": value}
+    with pytest.raises(ConfigError, match="WPSITEMAPS_METRICS_BIND"):
+        load_settings(environ=env)

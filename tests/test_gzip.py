@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import gzip
+import re
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.support.sitemaps import assert_valid
+from tests.support.sitemaps import path_of
 from wpsitemaps.serving.variants import gzip_bytes
 from wpsitemaps.web.accept import gzip_quality
 from wpsitemaps.web.gzip import add_vary
 
-PATHS = ["/sitemap_index.xml", "/post-sitemap.xml", "/page-sitemap.xml",
-         "/category-sitemap.xml", "/author-sitemap.xml"]
+PATHS = ["/post-sitemap.xml", "/page-sitemap.xml", "/category-sitemap.xml",
+         "/author-sitemap.xml"]
 
 
 @pytest.mark.parametrize("path", PATHS)
@@ -23,6 +26,21 @@ def test_gz_twin_decompresses_to_identical_xml(client: FlaskClient, path: str) -
     packed = client.get(path + ".gz")
     assert packed.status_code == 200
     assert gzip.decompress(packed.data) == plain.data
+
+
+def test_gz_index_lists_the_gz_sitemaps(client: FlaskClient) -> None:
+    """`sitemap_index.xml.gz` is the index with each sitemap's `.xml.gz`: the same bytes but
+    for `.gz` after each `.xml` loc, a valid index, and each listed file is gzip."""
+    plain = client.get("/sitemap_index.xml").data
+    packed = client.get("/sitemap_index.xml.gz")
+    assert packed.headers["Content-Type"] == "application/gzip"
+    listing = gzip.decompress(packed.data)
+    assert_valid(listing)
+    assert listing == plain.replace(b".xml</loc>", b".xml.gz</loc>")
+    locs = re.findall(r"<loc>([^<]+)</loc>", listing.decode())
+    assert locs and all(loc.endswith("-sitemap.xml.gz") for loc in locs)
+    for loc in locs:
+        assert client.get(path_of(loc)).data[:2] == b"\x1f\x8b", loc
 
 
 def test_gz_twin_headers(client: FlaskClient) -> None:
@@ -125,11 +143,35 @@ def test_gzip_etag_does_not_validate_identity(client: FlaskClient) -> None:
     assert resp.status_code == 200 and resp.data.startswith(b"<?xml")
 
 
-def test_identity_etag_validates_identity_copy(client: FlaskClient) -> None:
-    """The identity ETag still validates the client's identity copy (304 keeps that tag)."""
+def test_identity_etag_does_not_validate_gzip(client: FlaskClient) -> None:
+    """The identity ETag from a client that now takes gzip gets the gzip variant in a full
+    200 with its own tag (RFC 9110 13.1.2: the selected representation's tag is compared)."""
     etag = client.get("/post-sitemap.xml").headers["ETag"]
     resp = client.get("/post-sitemap.xml",
                       headers={"Accept-Encoding": "gzip", "If-None-Match": etag})
+    assert resp.status_code == 200 and resp.headers["Content-Encoding"] == "gzip"
+    assert resp.headers["ETag"] == etag[:-1] + '-gzip"'
+    assert gzip.decompress(resp.data) == client.get("/post-sitemap.xml").data
+
+
+@pytest.mark.parametrize("path", ["/robots.txt", "/main-sitemap.xsl", "/rss.xml"])
+def test_identity_etag_does_not_validate_gzip_elsewhere(client: FlaskClient,
+                                                        path: str) -> None:
+    """The same for every other encoded answer: identity tag + gzip is a 200 in gzip, and
+    the gzip tag revalidates it."""
+    etag = client.get(path).headers["ETag"]
+    resp = client.get(path, headers={"Accept-Encoding": "gzip", "If-None-Match": etag})
+    assert resp.status_code == 200 and resp.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(resp.data) == client.get(path).data
+    again = client.get(path, headers={"Accept-Encoding": "gzip",
+                                      "If-None-Match": resp.headers["ETag"]})
+    assert again.status_code == 304 and again.headers["ETag"] == resp.headers["ETag"]
+
+
+def test_identity_etag_validates_identity_copy(client: FlaskClient) -> None:
+    """Without gzip the identity tag revalidates the identity copy."""
+    etag = client.get("/post-sitemap.xml").headers["ETag"]
+    resp = client.get("/post-sitemap.xml", headers={"If-None-Match": etag})
     assert resp.status_code == 304 and resp.headers["ETag"] == etag
 
 
@@ -143,6 +185,30 @@ def test_errors_are_not_encoded(client: FlaskClient) -> None:
     """404s stay plain."""
     resp = client.get("/nope-sitemap.xml", headers={"Accept-Encoding": "gzip"})
     assert resp.status_code == 404 and "Content-Encoding" not in resp.headers
+
+
+@pytest.mark.parametrize("name", ["rss.xml", "atom.xml"])
+def test_feed_gz_is_a_gzip_file_of_the_feed(client: FlaskClient, name: str) -> None:
+    """`/rss.xml.gz` and `/atom.xml.gz` are gzip files of exactly the feed's bytes, sent
+    like every `.xml.gz` (application/gzip, no Content-Encoding), with their own 304."""
+    resp = client.get(f"/{name}.gz", headers={"Accept-Encoding": "gzip"})
+    assert resp.status_code == 200
+    assert resp.headers["Content-Type"] == "application/gzip"
+    assert "Content-Encoding" not in resp.headers
+    assert gzip.decompress(resp.data) == client.get(f"/{name}").data
+    again = client.get(f"/{name}.gz", headers={"If-None-Match": resp.headers["ETag"]})
+    assert again.status_code == 304
+
+
+def test_every_listed_gz_is_gzip(client: FlaskClient) -> None:
+    """The `.gz` of the index and of every sitemap it lists starts with gzip's magic bytes."""
+    index = client.get("/sitemap_index.xml").get_data(as_text=True)
+    paths = ["/sitemap_index.xml"] + [
+        "/" + loc.split("/", 3)[3] for loc in re.findall(r"<loc>([^<]+)</loc>", index)]
+    for path in paths:
+        resp = client.get(path + ".gz")
+        assert resp.status_code == 200 and resp.data[:2] == b"\x1f\x8b", path
+        assert resp.headers["Content-Type"] == "application/gzip", path
 
 
 def test_gzip_bytes_has_zero_mtime() -> None:

@@ -248,6 +248,16 @@ def test_yoast_news_meta(make_app: MakeApp, key: str, value: str, listed: bool) 
     assert served_locs(make_app, site) == expected
 
 
+def test_yoast_news_meta_is_a_leftover_where_rank_math_runs(make_app: MakeApp) -> None:
+    """With Rank Math the active SEO plugin, a leftover Yoast News SEO exclusion does not
+    take a post out of the news sitemap (issue #24)."""
+    site = berlin_site()
+    site.option("active_plugins", php_serialize(["seo-by-rank-math/rank-math.php"]))
+    pid = site.post("Story", date=NOW - timedelta(hours=1),
+                    meta={"_yoast_wpseo_newssitemap-exclude": "on"})
+    assert served_locs(make_app, site) == [url_of(site, pid)]
+
+
 def test_newest_first_ties_by_id(make_app: MakeApp) -> None:
     """Entries are ordered by post_date_gmt descending, then ID descending."""
     site = berlin_site()

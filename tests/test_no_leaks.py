@@ -180,6 +180,27 @@ def readme_grants() -> str:
 
 
 @pytest.mark.mariadb
+def test_readme_grants_are_what_the_command_prints() -> None:
+    """docs/deployment.md shows exactly what `wpsitemaps grants` prints for a plain site."""
+    from click.testing import CliRunner
+
+    from wpsitemaps import cli
+
+    require_mariadb()
+    site, _ = leaky_site()
+    url = site.write_mariadb("grantsdoc")
+    name = url.rsplit("/", 1)[1].split("?")[0]
+    try:
+        result = CliRunner().invoke(
+            cli.main, ["grants", "--user", "wpsitemaps", "--host", "10.0.0.%"],
+            env={"WPSITEMAPS_DATABASE_URL": wpdb.mariadb_url(name, read_only_user=False)})
+    finally:
+        wpdb.drop_mariadb(name)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.replace(f"`{name}`", "`wordpress`") == readme_grants()
+
+
+@pytest.mark.mariadb
 def test_readme_grants_are_enough(make_app: Callable[..., Flask]) -> None:
     """The documented table- and column-level GRANTs let the app serve every route."""
     require_mariadb()
@@ -191,6 +212,7 @@ def test_readme_grants_are_enough(make_app: Callable[..., Flask]) -> None:
            .replace("'wpsitemaps'@'10.0.0.%'", f"'{user}'@'%'"))
     with wpdb.root_conn() as con, con.cursor() as cur:
         cur.execute(f"DROP USER IF EXISTS '{user}'@'%'")
+        cur.execute(f"CREATE USER '{user}'@'%' IDENTIFIED BY 'secret'")
         for statement in filter(str.strip, sql.split(";")):
             cur.execute(statement)
     try:

@@ -194,7 +194,7 @@ def test_started_during_outage_serves_what_is_stored(tmp_path: Path) -> None:
 def test_stored_copy_for_an_error_is_logged(tmp_path: Path,
                                             caplog: pytest.LogCaptureFixture) -> None:
     """A stored copy standing in for a database error is logged as one warning naming the
-    error and the path, without a traceback."""
+    cause (the SQLite file as resolved) and the path, without a traceback."""
     path = tmp_path / "wp.sqlite"
     outage_site().write_sqlite(path)
     client = sqlite_app(path, STORE=str(tmp_path / "store")).test_client()
@@ -204,5 +204,8 @@ def test_stored_copy_for_an_error_is_logged(tmp_path: Path,
         assert client.get("/post-sitemap.xml").status_code == 200
     lines = [r for r in caplog.records if "stored copy" in r.getMessage()]
     assert len(lines) == 1 and lines[0].levelno == logging.WARNING
-    assert "DatabaseError" in lines[0].getMessage() and "/post-sitemap.xml" in lines[0].getMessage()
+    message = lines[0].getMessage()
+    assert message.startswith("wpsitemaps: ")
+    assert f"SQLite database {path} (is not a readable SQLite database)" in message
+    assert "/post-sitemap.xml" in message
     assert lines[0].exc_info is None

@@ -62,7 +62,12 @@ def test_browser_rendering_unchanged(app: Flask, path: str) -> None:
 
 @pytest.mark.parametrize("path", ["/sitemap_index.xml", "/post-sitemap.xml"])
 def test_gzip_twin_unchanged(app: Flask, path: str) -> None:
-    """The .xml.gz twin decompresses to the plain document's bytes."""
+    """The .xml.gz twin decompresses to the plain document's bytes (the index's lists each
+    sitemap's .xml.gz: otherwise the same bytes)."""
     resp = app.test_client().get(path + ".gz")
     assert resp.status_code == 200
-    _check(_file(path, ""), gzip.decompress(resp.data))
+    body = gzip.decompress(resp.data)
+    if path == "/sitemap_index.xml":
+        assert body.count(b".xml.gz</loc>") == body.count(b"</loc>") > 0
+        body = body.replace(b".xml.gz</loc>", b".xml</loc>")
+    _check(_file(path, ""), body)

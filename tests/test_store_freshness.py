@@ -23,8 +23,10 @@ from tests.support.builder import Site
 from tests.support.data import small_site
 from tests.support.sitemaps import assert_valid
 from tests.support.storeclock import Clock
+from tests.support.storeclock import store_of
 from tests.support.storeclock import with_clock
 from tests.support.storeclock import write
+from wpsitemaps.web.context import service_of
 
 WINDOW = 5
 NOW = "2026-11-29 12:00:00"
@@ -302,3 +304,28 @@ def test_product_category_slug_change_shows_in_product_urls(tmp_path: Path) -> N
     after = locs(app, "/product-sitemap.xml")
     assert not any(f"/shop/{slug}/" in loc for loc in after)
     assert any("/shop/renamed-cat/" in loc for loc in after)
+
+
+def test_record_dated_in_the_future_is_revalidated(stored: tuple[Flask, Clock]) -> None:
+    """After the clock steps back an hour the stored page's revalidation time lies in the
+    future: it counts as stale, so a rename made since shows at once, not an hour later."""
+    app, clock = stored
+    write(app, "UPDATE wp_posts SET post_name = 'renamed', post_modified_gmt = ? WHERE ID = 2",
+          NOW)
+    clock.advance(-3600)
+    assert "http://example.test/renamed/" in locs(app, "/post-sitemap.xml")
+
+
+def test_record_checked_in_the_future_is_not_served_from_the_window(
+        stored: tuple[Flask, Clock]) -> None:
+    """A record another host touched with its clock ahead (checked in our future, rendered
+    in our past) is revalidated, not served as if inside its window."""
+    app, clock = stored
+    store = store_of(app)
+    key = store.key(service_of(app).resolve("example.test", "/").key, "post-sitemap.xml")
+    assert store.backend.head(key) is not None
+    store.backend.touch(key, clock.now + 600)  # the other host's clock is 10 min ahead
+    clock.advance(1)
+    write(app, "UPDATE wp_posts SET post_name = 'renamed', post_modified_gmt = ? WHERE ID = 2",
+          NOW)
+    assert "http://example.test/renamed/" in locs(app, "/post-sitemap.xml")

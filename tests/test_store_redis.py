@@ -207,3 +207,25 @@ def test_pages_kept_for_stale_if_error(space: str, peer_sqlite_url: str) -> None
     assert app.test_client().get("/post-sitemap.xml").status_code == 200
     key = next(redis.Redis(port=REDIS_PORT).scan_iter(match=f"{space}/*/post-sitemap.xml"))
     assert 2 * 300 + 7200 - 60 <= redis.Redis(port=REDIS_PORT).ttl(key) <= 2 * 300 + 7200
+
+
+def test_redis_outage_is_two_lines(space: str, peer_sqlite_url: str,
+                                   caplog: pytest.LogCaptureFixture) -> None:
+    """Redis down over several back-offs, then back: one line when it fails, one when it
+    answers again, however many requests went without it."""
+    with TcpProxy("127.0.0.1", REDIS_PORT) as proxy:
+        app = redis_app(f"redis://127.0.0.1:{proxy.port}/0", peer_sqlite_url, space)
+        client = app.test_client()
+        client.get("/page-sitemap.xml")
+        with caplog.at_level(logging.INFO, logger="wpsitemaps"):
+            proxy.down()
+            for _ in range(3):
+                assert client.get("/page-sitemap.xml").status_code == 200
+                store_of(app).guard._down_until = 0.0  # the back-off is over
+            proxy.up()
+            assert client.get("/page-sitemap.xml").status_code == 200
+        lines = [r.getMessage() for r in caplog.records
+                 if r.name.startswith("wpsitemaps") and r.levelno >= logging.INFO]
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("wpsitemaps: page store redis 127.0.0.1:")
+    assert "answers again after" in lines[1] and "store operations went without it" in lines[1]

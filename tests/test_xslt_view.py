@@ -214,3 +214,36 @@ def test_stylesheet_deploy_shows_at_once(write_site: Callable[[Site, str], str],
     after = create_app(config).test_client().get("/post-sitemap.xml", headers=NAVIGATE)
     titles = [text(lxml.html.document_fromstring(r.data), "//title")[0] for r in (before, after)]
     assert titles == ["XML Sitemap", "Deployed Sitemap"]
+
+
+EMPTY_VIEWS = {
+    "/news-sitemap.xml": ("news", "No article was published in the last two days, so this "
+                          "news sitemap is empty for now. It lists the next article as soon "
+                          "as it is published."),
+    "/video-sitemap.xml": ("video", "No published page of this site has a video that can be "
+                           "listed right now, so this video sitemap is empty."),
+    "/post-sitemap.xml": ("main", "This sitemap lists no URL right now: nothing of this kind "
+                          "is published, or all of it is kept out of search engines."),
+    "/sitemap_index.xml": ("main", "This index lists no sitemap: nothing on this site can be "
+                           "listed right now (nothing is published yet, or the site asks "
+                           "search engines not to index it)."),
+}
+
+
+@pytest.mark.parametrize("path", list(EMPTY_VIEWS))
+def test_empty_view_says_so(make_app: Callable[..., Flask], path: str) -> None:
+    """An empty sitemap (no recent news, no video; a private site) says so in a sentence,
+    in the server's HTML and in a browser's XSLT of the served XML, with no bare table."""
+    site = Site()
+    site.post("Old news", name="old-news", date=site.now - timedelta(days=5))
+    if path in ("/post-sitemap.xml", "/sitemap_index.xml"):
+        site.option("blog_public", "0")
+    client = make_app(site).test_client()
+    kind, sentence = EMPTY_VIEWS[path]
+    served = client.get(path, headers=NAVIGATE)
+    assert served.status_code == 200 and served.mimetype == "text/html"
+    xml = client.get(path)
+    assert xml.mimetype == "application/xml" and len(etree.fromstring(xml.data)) == 0
+    for html in (lxml.html.document_fromstring(served.data), browser_page(xml.data, kind)):
+        assert html.xpath("//table") == []
+        assert text(html, "//p[@class='empty']") == [sentence]

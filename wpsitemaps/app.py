@@ -14,6 +14,7 @@ from flask import Flask
 from wpsitemaps.config import Settings
 from wpsitemaps.config import load_settings
 from wpsitemaps.headless.config import from_settings as headless_settings
+from wpsitemaps.indexnow.feature import enable as enable_indexnow
 from wpsitemaps.paths import TEMPLATES_DIR
 from wpsitemaps.serving.refresh import enable_refresh
 from wpsitemaps.serving.service import Service
@@ -36,18 +37,25 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from wpsitemaps.web import context
     from wpsitemaps.web import feeds
     from wpsitemaps.web import gzip
+    from wpsitemaps.web import health
+    from wpsitemaps.web import keyfile
     from wpsitemaps.web import robots
     from wpsitemaps.web import routes
 
     service = service_for(load_settings(config))
     enable_refresh(service)
+    # IndexNow's hook on the page store and its key file; wsgi.py starts its threads.
+    enable_indexnow(service)
     app = Flask(__name__, template_folder=str(TEMPLATES_DIR), static_folder=None)
     app.config["TESTING"] = bool((config or {}).get("TESTING", False))
     context.init_app(app, service)
+    # Around the site middleware: probes are answered before any site is resolved.
+    health.init_app(app, service)
     api.init_app(app, service)
     # First: after_request hooks run in reverse order, so gzip encoding runs last.
     gzip.init_app(app, service)
     feeds.init_app(app, service)
     robots.init_app(app, service)
     routes.init_app(app, service)
+    keyfile.init_app(app, service)
     return app

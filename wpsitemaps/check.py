@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
+from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
 from wpsitemaps.compare import compare
@@ -12,29 +14,50 @@ from wpsitemaps.config import Settings
 from wpsitemaps.network_check import run_network_check
 from wpsitemaps.serving.changecheck import describe as describe_changes
 from wpsitemaps.serving.sites import Sites
+from wpsitemaps.sitemaps.drops import video_drops
+from wpsitemaps.sitemaps.providers.video import VideoProvider
+from wpsitemaps.sitemaps.registry import Registry
+from wpsitemaps.sitemaps.unlinkable import find_unlinkable
+from wpsitemaps.startup import startup_check
+from wpsitemaps.wordpress.causes import cause
 from wpsitemaps.wordpress.db import make_engine
+from wpsitemaps.wordpress.seoreport import seo_lines
+from wpsitemaps.wordpress.site import SiteContext
 from wpsitemaps.wordpress.site import build_site
 from wpsitemaps.wordpress.typereport import type_report
+from wpsitemaps.wordpress.typereport import unserved
+
+log = logging.getLogger(__name__)
 
 
 def run_check(settings: Settings, echo: Callable[[str], None],
               compare_yoast: bool = False) -> int:
     """Print the site facts; 0 when the database is readable (and, with compare_yoast, no URL
     differs from Yoast's indexables), 1 when URLs differ, 2 when a table cannot be read."""
+    tables, line = startup_check(settings)
+    stop = line or (tables.stop_line() if tables is not None else None)
+    if stop is not None:
+        echo(f"wpsitemaps: {stop.removeprefix('unreachable: ')}")
+        return 2
     engine = make_engine(settings)
     comparison = None
     try:
         with engine.connect() as conn:
             # A network served as a whole: one line per site (network_check).
             if run_network_check(Sites(settings), conn, echo):
+                indexnow_check(settings, echo)
                 return 0
             site = build_site(conn, settings)
             types_report = type_report(conn, site)
+            seo_report = seo_lines(conn, site)
+            dropped = unserved(conn, site) + video_lines(conn, site)
+            dropped += [group.line() for group in find_unlinkable(conn, site)]
             changes = describe_changes(settings, conn)
             if compare_yoast:
                 comparison = compare(conn, site)
     except SQLAlchemyError as exc:
-        echo(f"cannot read the database: {exc.__class__.__name__}: {exc}")
+        echo(f"wpsitemaps: {cause(exc, settings.database_url, settings.table_prefix)}")
+        log.debug("check failed", exc_info=exc)
         return 2
     finally:
         engine.dispose()
@@ -47,6 +70,11 @@ def run_check(settings: Settings, echo: Callable[[str], None],
     echo("taxonomies    " + ", ".join(t.name for t in site.types.taxonomies))
     for line in types_report:
         echo(line)
+    for line in seo_report:
+        echo(line)
+    assert tables is not None
+    for line in tables.skip_lines() + dropped:
+        echo(f"finding       {line}")
     for line in changes:
         echo(line)
     if site.languages is not None:
@@ -54,7 +82,40 @@ def run_check(settings: Settings, echo: Callable[[str], None],
         echo(f"languages     {', '.join(lang.slug for lang in langs.languages)} "
              f"({langs.plugin}, default {langs.default}, force_lang {langs.force_lang}, "
              f"hide_default {int(langs.hide_default)})")
+    indexnow_check(settings, echo)
     if comparison is not None:
         report(comparison, echo)
         return 1 if comparison.differences else 0
     return 0
+
+
+def video_lines(conn: Connection, site: SiteContext) -> list[str]:
+    """The videos the video sitemap leaves out, by reason (nothing when it is not served)."""
+    video = next((p for p in Registry(conn, site).providers if isinstance(p, VideoProvider)),
+                 None)
+    if video is None:
+        return []
+    drops = video_drops(conn, video)
+    if drops is None:
+        return ["videos: not counted here (a site this large is scanned in the background)"]
+    return drops.lines()
+
+
+def indexnow_check(settings: Settings, echo: Callable[[str], None]) -> None:
+    """With IndexNow on: its key and queue, and a line for each host an endpoint refused."""
+    if not settings.indexnow_endpoints:
+        return
+    from wpsitemaps.app import service_for
+    from wpsitemaps.indexnow.commands import Unavailable
+    from wpsitemaps.indexnow.commands import feature_of
+    from wpsitemaps.indexnow.commands import findings
+
+    try:
+        feature = feature_of(service_for(settings))
+    except Unavailable as exc:
+        echo(f"IndexNow      {exc}")
+        return
+    echo(f"IndexNow      {', '.join(feature.plan.endpoints)}; key {feature.key}; "
+         f"{feature.outbox.length()} queued")
+    for line in findings(feature):
+        echo(line)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +17,7 @@ import click
 from sqlalchemy.exc import SQLAlchemyError
 
 from wpsitemaps.config import ConfigError
+from wpsitemaps.config import Settings
 from wpsitemaps.config import load_settings
 
 if TYPE_CHECKING:
@@ -41,15 +44,39 @@ def build_service(overrides: dict[str, Any] | None = None) -> Service:
         fail(str(exc))
 
 
+PORT = click.IntRange(1, 65535)
+
+
+def check_listen(host: str, port: int, what: str = "--host/--port") -> None:
+    """Stop with one line unless `host:port` can be listened on now (before anything is
+    printed or gunicorn starts, which would otherwise retry for seconds and exit 1)."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        fail(f"{what}: cannot resolve {host!r} ({getattr(exc, 'strerror', None) or exc})")
+    with socket.socket(family, kind, proto) as sock:
+        # As gunicorn binds: a port left in TIME_WAIT by a server just stopped is free.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(address)
+        except OSError as exc:
+            hint = (" (port in use: is another server running there?)"
+                    if exc.errno == errno.EADDRINUSE else "")
+            fail(f"{what}: cannot listen on {host}:{port}: {exc.strerror or exc}{hint}")
+
+
 @click.group()
+@click.version_option(package_name="wpsitemaps", prog_name="wpsitemaps")
 def main() -> None:
     """Yoast-compatible XML sitemaps straight from a WordPress database."""
 
 
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
-@click.option("--port", default=8000, show_default=True, type=int, help="Port to bind.")
-@click.option("--workers", default=2, show_default=True, type=int, help="gunicorn workers.")
+@click.option("--port", default=8000, show_default=True, type=PORT, help="Port to bind.")
+@click.option("--workers", default=2, show_default=True, type=click.IntRange(min=1),
+              help="gunicorn workers.")
 def serve(host: str, port: int, workers: int) -> None:
     """Serve the configured database with gunicorn (production server)."""
     from wpsitemaps.store import open_store
@@ -60,7 +87,24 @@ def serve(host: str, port: int, workers: int) -> None:
             open_store(settings)  # checked once here: one line, not one per worker
     except ConfigError as exc:
         fail(str(exc))
+    check_listen(host, port)
+    if settings.metrics_bind:
+        from wpsitemaps.metrics import split_bind
+
+        check_listen(*split_bind(settings.metrics_bind), what="metrics_bind")
+    check_readiness(settings)
     run_gunicorn(host, port, workers, os.environ.copy())
+
+
+def check_readiness(settings: Settings) -> None:
+    """Stop when a table the site needs cannot be read; name the optional ones skipped."""
+    from wpsitemaps.startup import serve_verdict
+
+    stop, warnings = serve_verdict(settings)
+    if stop is not None:
+        fail(stop)
+    for line in warnings:
+        click.echo(f"wpsitemaps: {line}", err=True)
 
 
 def run_gunicorn(host: str, port: int, workers: int, env: dict[str, str]) -> None:
@@ -94,7 +138,7 @@ def check(compare_yoast: bool) -> None:
               help="Number of public posts to generate.")
 @click.option("--seed", default=1, show_default=True, type=int, help="Random seed.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
-@click.option("--port", default=8000, show_default=True, type=int, help="Port to bind.")
+@click.option("--port", default=8000, show_default=True, type=PORT, help="Port to bind.")
 @click.option("--db", "db_path", default=None, type=click.Path(dir_okay=False),
               help="SQLite file to (re)generate [default: in the user's cache dir].")
 @click.option("--generate-only", is_flag=True, help="Write the database, do not serve it.")
@@ -106,8 +150,17 @@ def demo(size: int, seed: int, host: str, port: int, db_path: str | None,
     from wpsitemaps.demo import run as demo_run
 
     home = f"http://{host}:{port}"
+    if not generate_only:
+        check_listen(host, port)
     db = Path(db_path) if db_path else demo_run.default_db_path(size, seed, port)
-    made = demo_run.ensure_db(db, size, seed, home)
+    if db_path and not db.resolve().parent.is_dir():
+        # An explicit path is the user's: its folder is not made behind their back (a typo
+        # would leave a tree of directories); the default one in the cache dir is ours.
+        fail(f"--db: {db.resolve().parent} does not exist (create it first)")
+    try:
+        made = demo_run.ensure_db(db, size, seed, home)
+    except OSError as exc:
+        fail(f"--db: cannot write {db.resolve()}: {exc.strerror or exc}")
     env = demo_run.environment(db, home, os.environ.copy())
     click.echo(f"{'Generated' if made else 'Reusing'} demo WordPress database {db} "
                f"({size} posts, seed {seed})")
@@ -152,7 +205,8 @@ def robots_lines(full: bool, feeds: bool) -> None:
                 return
             text = robots_text(session)
     except SQLAlchemyError as exc:
-        fail(f"robots.txt answered 503: the database cannot be read ({exc.__class__.__name__})")
+        fail(f"robots.txt answered 503: the database cannot be read: "
+             f"{service.outage.describe(exc)}")
     except ExportError as exc:
         fail(str(exc))
     lines = text.splitlines() if full else [
@@ -221,8 +275,8 @@ def _export_one(service: Service, directory: Path, with_gzip: bool, base_url: st
         except (ExportError, OSError) as exc:
             fail(f"export failed, {directory} left as it was: {exc}")
         except SQLAlchemyError as exc:
-            fail(f"export failed, {directory} left as it was: the database cannot be read "
-                 f"({exc.__class__.__name__})")
+            fail(f"export failed, {directory} left as it was: the database cannot be read: "
+                 f"{service.outage.describe(exc)}")
     click.echo(f"wrote {count} files to {directory}")
 
 
@@ -256,3 +310,87 @@ def audit(url: str, sample: int | None, concurrency: int, timeout: float, agent:
 
 if __name__ == "__main__":
     main()
+
+
+@main.command()
+@click.option("--user", required=True, help="The read-only user the statements grant to.")
+@click.option("--host", "user_host", required=True,
+              help="The host part of that user ('10.0.0.%', 'localhost').")
+def grants(user: str, user_host: str) -> None:
+    """Print the GRANT SELECT statements for every table this site reads (run it with a user
+    that can see the tables, such as WordPress's own)."""
+    from sqlalchemy.engine import make_url
+
+    from wpsitemaps.startup import grant_lines
+    from wpsitemaps.startup import startup_check
+
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        fail(str(exc))
+    url = make_url(settings.database_url)
+    if url.get_backend_name() == "sqlite":
+        fail("grants are for MariaDB and MySQL; an SQLite file is read with file permissions")
+    report, line = startup_check(settings)
+    if report is None:
+        fail(str(line).removeprefix("unreachable: "))
+    if report.prefix_exists is False:
+        fail(str(report.stop_line()))
+    lines, notes = grant_lines(report, str(url.database), user, user_host)
+    for note in notes:
+        click.echo(f"-- {note}", err=True)
+    for statement in lines:
+        click.echo(statement)
+
+
+@main.group()
+def indexnow() -> None:
+    """IndexNow: what is queued and answered; queue URLs by hand (docs/indexnow.md)."""
+
+
+def _indexnow_feature() -> Any:
+    """The configured service's IndexNow, or one line and exit code 2."""
+    from wpsitemaps.indexnow.commands import Unavailable
+    from wpsitemaps.indexnow.commands import feature_of
+
+    try:
+        return feature_of(build_service())
+    except Unavailable as exc:
+        fail(str(exc))
+
+
+@indexnow.command("status")
+def indexnow_status() -> None:
+    """Key, endpoints, queue length, last answers, holds and stops."""
+    from wpsitemaps.indexnow.commands import status
+
+    status(_indexnow_feature(), click.echo)
+
+
+@indexnow.command("submit")
+@click.argument("urls", nargs=-1, required=True)
+def indexnow_submit(urls: tuple[str, ...]) -> None:
+    """Queue URLs (a running service submits them)."""
+    from wpsitemaps.indexnow.commands import submit
+
+    try:
+        count = submit(_indexnow_feature(), list(urls))
+    except ValueError as exc:
+        fail(str(exc))
+    click.echo(f"queued {count} (URL, endpoint) pair(s)")
+
+
+@indexnow.command("backfill")
+@click.option("--since", required=True, help="Date or ISO date-time (UTC unless it says).")
+def indexnow_backfill(since: str) -> None:
+    """Queue every listed URL whose lastmod is SINCE or later."""
+    from wpsitemaps.indexnow.commands import backfill
+    from wpsitemaps.indexnow.commands import parse_since
+
+    try:
+        when = parse_since(since)
+    except ValueError:
+        fail(f"--since: {since!r} is not a date (2026-11-01 or 2026-11-01T12:00:00+00:00)")
+    feature = _indexnow_feature()
+    click.echo(f"queued {backfill(feature.service, feature, when)} URL(s) listed since "
+               f"{when.isoformat()}")

@@ -75,6 +75,20 @@ class Settings:
     network: bool | None = None
     sites: Mapping[int, Settings] = field(default_factory=dict)
     site_cache_size: int = 100
+    # The SEO plugins whose markers count (issue #24): empty = those in active_plugins.
+    seo_plugins: tuple[str, ...] = ()
+    # Where Prometheus metrics are served (issue #25): 'host:port' of a listener of their
+    # own, never the public address; None (the default, "off") serves none.
+    metrics_bind: str | None = None
+    # IndexNow (issue #27): endpoints to submit changed URLs to (empty: off), the key (None:
+    # generated once and kept in the store), the batching window, the back-off bounds after
+    # a 429 or 5xx, and how often stored sitemaps are revalidated to find changes (seconds).
+    indexnow_endpoints: tuple[str, ...] = ()
+    indexnow_key: str | None = None
+    indexnow_batch_window: float = 5.0
+    indexnow_backoff_min: float = 10.0
+    indexnow_backoff_max: float = 3600.0
+    indexnow_sweep: float = 20.0
     # How a stored page outside store_window learns that nothing changed (issue #26):
     # 'check' (a site-level check), 'none' (the page's own fingerprint every time), or the
     # event sources trusted while live ('plugin', 'binlog', comma-separated).
@@ -112,15 +126,25 @@ SCALAR_KEYS = {
     "stale_if_error": int,
     "network": bool,
     "site_cache_size": int,
+    "metrics_bind": str,
+    "indexnow_key": str,
+    "indexnow_batch_window": float,
+    "indexnow_backoff_min": float,
+    "indexnow_backoff_max": float,
+    "indexnow_sweep": float,
     "change_source": str,
 }
 LIST_KEYS = {"news_post_types", "news_excluded_categories", "exclude_post_types",
-             "exclude_taxonomies"}
+             "exclude_taxonomies", "seo_plugins", "indexnow_endpoints"}
 TABLE_KEYS = {"post_types", "taxonomies", "sites"}
 # What a [sites.N] table cannot change: the database and the network's own layout.
 NETWORK_ONLY_KEYS = {"database_url", "table_prefix", "base_prefix", "network",
                      "site_cache_size", "sites", "pool_recycle", "cache_ttl", "db_timeout",
-                     "db_background_timeout", "stale_if_error", "change_source"}
+                     "db_background_timeout", "stale_if_error", "metrics_bind",
+                     "indexnow_endpoints",
+                     "indexnow_key", "indexnow_batch_window", "indexnow_backoff_min",
+                     "indexnow_backoff_max", "indexnow_sweep",
+                     "change_source"}
 EXTRA_KEYS = {"headless", "robots", "feeds"}
 
 
@@ -237,8 +261,54 @@ def _build(raw: dict[str, Any], env: Mapping[str, str]) -> Settings:
         sites=_site_settings(raw, env),
         site_cache_size=_at_least(raw.get("site_cache_size", 100),
                                   "WPSITEMAPS_SITE_CACHE_SIZE", 1),
+        seo_plugins=_list(raw.get("seo_plugins", ()), "seo_plugins"),
+        metrics_bind=_bind(raw.get("metrics_bind"), "WPSITEMAPS_METRICS_BIND"),
+        **_indexnow(raw),
         change_source=_change_source(raw.get("change_source")),
     )
+
+
+def _bind(value: Any, name: str) -> str | None:
+    """'host:port' (an IPv6 host in brackets) with a port in 1..65535; 'off' or '' -> None."""
+    text = str(value or "").strip()
+    if text.lower() in ("", "off"):
+        return None
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise ConfigError(f"{name}: {text!r} must be host:port with a port in 1..65535 "
+                          "(e.g. 127.0.0.1:9102), or off")
+    if ":" in host and not (host.startswith("[") and host.endswith("]")):
+        raise ConfigError(f"{name}: {text!r}: write an IPv6 address in brackets, "
+                          "e.g. [::1]:9102")
+    return text
+
+
+INDEXNOW_DEFAULT = "https://api.indexnow.org/indexnow"
+INDEXNOW_KEY_RE = re.compile(r"[A-Za-z0-9-]{8,128}")
+
+
+def _indexnow(raw: dict[str, Any]) -> dict[str, Any]:
+    """The IndexNow settings: endpoints ('on' names the shared api.indexnow.org one), a key
+    of 8-128 [A-Za-z0-9-], the batching window and the back-off bounds."""
+    endpoints = []
+    for item in _list(raw.get("indexnow_endpoints", ()), "WPSITEMAPS_INDEXNOW_ENDPOINTS"):
+        url = INDEXNOW_DEFAULT if item.lower() in ("on", "default") else item
+        endpoints.append(_absolute(url, "WPSITEMAPS_INDEXNOW_ENDPOINTS") or url)
+    key = raw.get("indexnow_key")
+    if key not in (None, "") and not INDEXNOW_KEY_RE.fullmatch(str(key)):
+        raise ConfigError("WPSITEMAPS_INDEXNOW_KEY: must be 8 to 128 of A-Z, a-z, 0-9 and '-'")
+    low = _seconds(raw.get("indexnow_backoff_min", 10.0), "WPSITEMAPS_INDEXNOW_BACKOFF_MIN")
+    high = _seconds(raw.get("indexnow_backoff_max", 3600.0), "WPSITEMAPS_INDEXNOW_BACKOFF_MAX")
+    if high < low:
+        raise ConfigError("WPSITEMAPS_INDEXNOW_BACKOFF_MAX: must not be below "
+                          "indexnow_backoff_min")
+    sweep = _seconds(raw.get("indexnow_sweep", 20.0), "WPSITEMAPS_INDEXNOW_SWEEP")
+    return {"indexnow_endpoints": tuple(dict.fromkeys(endpoints)),
+            "indexnow_key": str(key) if key not in (None, "") else None,
+            "indexnow_batch_window": _seconds(raw.get("indexnow_batch_window", 5.0),
+                                              "WPSITEMAPS_INDEXNOW_BATCH_WINDOW"),
+            "indexnow_backoff_min": low, "indexnow_backoff_max": high,
+            "indexnow_sweep": max(sweep, 1.0)}
 
 
 def _change_source(value: Any) -> str:

@@ -28,7 +28,7 @@ from wpsitemaps.serving.documents import NoSuchDocument
 from wpsitemaps.serving.robots import robots_text
 from wpsitemaps.serving.service import Service
 from wpsitemaps.serving.service import SiteSession
-from wpsitemaps.serving.variants import gzipped
+from wpsitemaps.serving.variants import gz_file
 from wpsitemaps.sitemaps.providers.base import NotReady
 from wpsitemaps.wordpress.queries import network as qnet
 
@@ -54,8 +54,13 @@ def fetch(session: SiteSession, path: str) -> Document:
     except NotReady:
         raise ExportError(f"{path} answered 503 SERVICE UNAVAILABLE: being prepared") from None
     except SQLAlchemyError as exc:
-        raise ExportError(f"{path} answered 503 SERVICE UNAVAILABLE: the database cannot be "
-                          f"read ({exc.__class__.__name__})") from None
+        raise unreadable(session.service, path, exc) from None
+
+
+def unreadable(service: Service, path: str, exc: SQLAlchemyError) -> ExportError:
+    """The export stops on a database error: what it means, in one line."""
+    return ExportError(f"{path} answered 503 SERVICE UNAVAILABLE: the database cannot be "
+                       f"read: {service.outage.describe(exc)}")
 
 
 def local_name(url: str, home_path: str) -> str:
@@ -79,8 +84,7 @@ def open_site(service: Service, host: str, path: str) -> SiteSession:
     try:
         res = service.resolve(host, path)
     except SQLAlchemyError as exc:
-        raise ExportError(f"{path} answered 503 SERVICE UNAVAILABLE: the database cannot be "
-                          f"read ({exc.__class__.__name__})") from None
+        raise unreadable(service, path, exc) from None
     if res.missing:
         raise ExportError(f"{path} answered 404 NOT FOUND: no site answers at {host}{path}")
     return SiteSession(service, res)
@@ -106,7 +110,7 @@ def site_files(service: Service, with_gzip: bool,
             body = doc.data or b""
             yield name, body
             if with_gzip:
-                yield name + ".gz", gzipped(doc)[1].body
+                yield name + ".gz", gz_file(doc)[1].body
             xsl.update(dict.fromkeys(stylesheets(body, home_path)))
             if step:
                 step(1)
@@ -132,8 +136,7 @@ def robots_files(service: Service, host: str) -> Iterator[tuple[str, bytes]]:
         try:
             robots = robots_text(session).encode("utf-8")
         except SQLAlchemyError as exc:
-            raise ExportError("/robots.txt answered 503 SERVICE UNAVAILABLE: the database "
-                              f"cannot be read ({exc.__class__.__name__})") from None
+            raise unreadable(service, "/robots.txt", exc) from None
     yield "robots.txt", robots
     lines = [line for line in robots.splitlines(keepends=True) if line.startswith(b"Sitemap:")]
     yield SITEMAP_LINES, b"".join(lines)

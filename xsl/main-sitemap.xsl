@@ -53,6 +53,8 @@ h1 { font-size: 1.5rem; margin: 0 0 .5rem; }
 p { margin: .25rem 0 .75rem; color: var(--muted); }
 a { color: var(--link); }
 .count { font-weight: 600; color: var(--fg); }
+p.empty { margin-top: 1rem; padding: .75rem 1rem; border: 1px solid var(--line);
+  border-radius: 4px; color: var(--fg); }
 table { width: 100%; border-collapse: collapse; margin-top: 1rem; }
 th, td { text-align: left; padding: .5rem .6rem; border-bottom: 1px solid var(--line);
   vertical-align: top; }
@@ -86,7 +88,14 @@ td.date { white-space: nowrap; }
                   <xsl:otherwise>sitemaps</xsl:otherwise>
                 </xsl:choose>.
                 Search engines read it to find every page of this site.</p>
-              <xsl:apply-templates select="sitemap:sitemapindex"/>
+              <xsl:choose>
+                <xsl:when test="$count = 0">
+                  <p class="empty">This index lists no sitemap: nothing on this site can be
+                    listed right now (nothing is published yet, or the site asks search
+                    engines not to index it).</p>
+                </xsl:when>
+                <xsl:otherwise><xsl:apply-templates select="sitemap:sitemapindex"/></xsl:otherwise>
+              </xsl:choose>
             </xsl:when>
             <xsl:otherwise>
               <h1>XML Sitemap</h1>
@@ -102,7 +111,13 @@ td.date { white-space: nowrap; }
                 </span> images.</p>
               <p><a class="back" href="{$index-url}">&#8592; Back to the sitemap index</a></p>
               <xsl:call-template name="pager"/>
-              <xsl:apply-templates select="sitemap:urlset"/>
+              <xsl:choose>
+                <xsl:when test="$count = 0">
+                  <p class="empty">This sitemap lists no URL right now: nothing of this kind
+                    is published, or all of it is kept out of search engines.</p>
+                </xsl:when>
+                <xsl:otherwise><xsl:apply-templates select="sitemap:urlset"/></xsl:otherwise>
+              </xsl:choose>
             </xsl:otherwise>
           </xsl:choose>
           <p>This is an XML sitemap, meant for search engines; see

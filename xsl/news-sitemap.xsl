@@ -53,6 +53,8 @@ h1 { font-size: 1.5rem; margin: 0 0 .5rem; }
 p { margin: .25rem 0 .75rem; color: var(--muted); }
 a { color: var(--link); }
 .count { font-weight: 600; color: var(--fg); }
+p.empty { margin-top: 1rem; padding: .75rem 1rem; border: 1px solid var(--line);
+  border-radius: 4px; color: var(--fg); }
 table { width: 100%; border-collapse: collapse; margin-top: 1rem; }
 th, td { text-align: left; padding: .5rem .6rem; border-bottom: 1px solid var(--line);
   vertical-align: top; }
@@ -96,6 +98,13 @@ td.thumb img { display: block; width: 160px; max-width: 40vw; height: auto;
           <p><a class="back" href="{$index-url}">&#8592; Back to the sitemap index</a></p>
           <xsl:call-template name="clock"/>
           <xsl:call-template name="pager"/>
+          <xsl:choose>
+            <xsl:when test="$count = 0">
+              <p class="empty">No article was published in the last two days, so this news
+                sitemap is empty for now. It lists the next article as soon as it is
+                published.</p>
+            </xsl:when>
+            <xsl:otherwise>
           <table>
             <thead>
               <tr><th class="num" data-sort="num">#</th><th data-sort="text">Title</th>
@@ -109,6 +118,8 @@ td.thumb img { display: block; width: 160px; max-width: 40vw; height: auto;
               </xsl:for-each>
             </tbody>
           </table>
+            </xsl:otherwise>
+          </xsl:choose>
           <p>This is an XML sitemap, meant for search engines; see
             <a href="https://developers.google.com/search/docs/crawling-indexing/sitemaps/news-sitemap">Google's news sitemap documentation</a>.</p>
         </main>

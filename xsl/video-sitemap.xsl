@@ -46,6 +46,8 @@ h1 { font-size: 1.5rem; margin: 0 0 .5rem; }
 p { margin: .25rem 0 .75rem; color: var(--muted); }
 a { color: var(--link); }
 .count { font-weight: 600; color: var(--fg); }
+p.empty { margin-top: 1rem; padding: .75rem 1rem; border: 1px solid var(--line);
+  border-radius: 4px; color: var(--fg); }
 table { width: 100%; border-collapse: collapse; margin-top: 1rem; }
 th, td { text-align: left; padding: .5rem .6rem; border-bottom: 1px solid var(--line);
   vertical-align: top; }
@@ -56,7 +58,12 @@ td.date, td.video { white-space: nowrap; }
 td.thumb img { display: block; width: 160px; max-width: 40vw; height: auto;
   aspect-ratio: 16 / 9; object-fit: cover; background: var(--head); }
 .desc { display: block; font-size: .85rem; color: var(--muted); overflow-wrap: anywhere; }
+/* The page URL gets a fixed share of the row: without it the table gives a cell that may
+   break anywhere only its narrowest width, and every URL wrapped over 5-8 lines. */
+td.page { width: 38%; }
+td.page a.loc { font-size: .9rem; }
 @media (max-width: 40rem) {
+  td.page { width: auto; }
   body { padding: .75rem; }
   thead { display: none; }
   table, tbody, tr, td { display: block; width: auto; }
@@ -88,6 +95,12 @@ td.thumb img { display: block; width: 160px; max-width: 40vw; height: auto;
             </xsl:choose>.</p>
           <p><a class="back" href="{$index-url}">&#8592; Back to the sitemap index</a></p>
           <xsl:call-template name="pager"/>
+          <xsl:choose>
+            <xsl:when test="$videos = 0">
+              <p class="empty">No published page of this site has a video that can be listed
+                right now, so this video sitemap is empty.</p>
+            </xsl:when>
+            <xsl:otherwise>
           <table>
             <thead>
               <tr><th class="num" data-sort="num">#</th><th>Thumbnail</th>
@@ -100,6 +113,8 @@ td.thumb img { display: block; width: 160px; max-width: 40vw; height: auto;
               </xsl:for-each>
             </tbody>
           </table>
+            </xsl:otherwise>
+          </xsl:choose>
           <p>This is an XML sitemap, meant for search engines; see
             <a href="https://developers.google.com/search/docs/crawling-indexing/sitemaps/video-sitemaps">Google's video sitemap documentation</a>.</p>
         </main>

@@ -6,6 +6,7 @@ MariaDB databases get a per-process name so parallel test runs never collide.
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import sqlite3
 import subprocess
@@ -32,8 +33,12 @@ SQLITE_DDL = REPO / "migrations" / "sqlite" / "wordpress-6.1-core.sql"
 MYSQL_DDL = REPO / "migrations" / "mysql" / "wordpress-6.1-core.sql"
 MARIADB_HOST = os.environ.get("WPSITEMAPS_TEST_MARIADB_HOST", "127.0.0.1")
 MARIADB_PORT = int(os.environ.get("WPSITEMAPS_TEST_MARIADB_PORT", "3306"))
-RO_USER = "wpsm_ro"
-RO_PASSWORD = "wpsm_ro"
+# The SELECT-only user the app reads test databases through: one per test process (parallel
+# runs on one server never share or drop each other's), a random password (a test run must not
+# leave a known login on whatever server it finds), dropped at the end (drop_read_only_user,
+# called by the session fixture in conftest.py).
+RO_USER = f"wpsm_ro_{os.getpid()}"
+RO_PASSWORD = secrets.token_urlsafe(24)
 
 
 def load_peer_sqlite(path: Path, dump: Path = PEER_SQL) -> Path:
@@ -122,6 +127,20 @@ def drop_mariadb(name: str) -> None:
     """Drop a test database."""
     with root_conn() as con, con.cursor() as cur:
         cur.execute(f"DROP DATABASE IF EXISTS `{name}`")
+
+
+def drop_read_only_user() -> None:
+    """Drop this process's read-only user (nothing to do when it was never created)."""
+    with root_conn() as con, con.cursor() as cur:
+        cur.execute(f"DROP USER IF EXISTS '{RO_USER}'@'%'")
+
+
+def read_only_user_exists() -> bool:
+    """Whether this process's read-only user is on the server."""
+    with root_conn() as con, con.cursor() as cur:
+        cur.execute("SELECT COUNT(*) FROM mysql.user WHERE User = %s", (RO_USER,))
+        row = cur.fetchone()
+    return bool(row and row[0])
 
 
 def mariadb_url(name: str, read_only_user: bool = True) -> str:

@@ -20,6 +20,7 @@ from wpsitemaps.explain.others import explain_term
 from wpsitemaps.explain.posts import explain_post
 from wpsitemaps.explain.resolve import resolve
 from wpsitemaps.sitemaps.registry import Registry
+from wpsitemaps.wordpress.causes import cause
 from wpsitemaps.wordpress.dates import w3c
 from wpsitemaps.wordpress.db import make_engine
 from wpsitemaps.wordpress.queries import lookup
@@ -61,7 +62,7 @@ def run_explain(settings: Settings, text: str, as_json: bool,
         echo(f"wpsitemaps explain: {exc}")
         return 1
     except SQLAlchemyError as exc:
-        echo(f"cannot read the database: {exc.__class__.__name__}: {exc}")
+        echo(f"wpsitemaps: {cause(exc, settings.database_url, settings.table_prefix)}")
         return 2
     finally:
         engine.dispose()

@@ -7,6 +7,7 @@ from typing import Any
 from wpsitemaps.explain.model import Listing
 from wpsitemaps.explain.model import sitemap_file
 from wpsitemaps.explain.reasons import site_reasons
+from wpsitemaps.explain.reasons import url_problem
 from wpsitemaps.sitemaps.providers.news import NEWS_WINDOW
 from wpsitemaps.sitemaps.providers.news import NewsProvider
 from wpsitemaps.sitemaps.registry import Registry
@@ -32,6 +33,9 @@ def explain_news(registry: Registry, row: Any, in_content: bool) -> Listing:
     for clause, ok in verdict.items():
         if not ok:
             reasons.append(_words(provider, clause, in_content, row))
+    problem = url_problem(site, row)
+    if problem is not None:
+        reasons.append(problem)  # the news sitemap builds its entries as the content one
     if reasons:
         return Listing("news", name, False, until=until, reasons=reasons)
     keys = [int(k[0]) for k in qnews.window_keys(registry.conn, site.tables, provider.condition)]

@@ -18,6 +18,8 @@ from wpsitemaps.sitemaps.registry import Registry
 from wpsitemaps.wordpress import permalinks
 from wpsitemaps.wordpress.queries import lookup
 from wpsitemaps.wordpress.queries import users as qu
+from wpsitemaps.wordpress.seoplugins import RANK_MATH
+from wpsitemaps.wordpress.seoplugins import YOAST
 
 
 def _listed(name: str, keyed: Sequence[tuple[int, UrlEntry]], key: int, size: int) -> Listing:
@@ -70,17 +72,23 @@ def explain_author(registry: Registry, user_id: int, found_by: str) -> Explanati
     reasons = site_reasons(site)
     provider = registry.lookup("author")
     if not isinstance(provider, AuthorProvider):
-        reasons.append("the author sitemap is switched off in Yoast's settings "
+        off = next((ps.plugin for ps in site.seo_sitemaps if ps.authors is False), None)
+        reasons.append(f"the author sitemap is switched off in {off}'s sitemap settings"
+                       if off else "the author sitemap is switched off in Yoast's settings "
                        "(disable-author or noindex-author-wpseo)")
         ex.listings.append(Listing("content", "author", False, reasons=reasons))
         return ex
-    verdict = qu.evaluate_author(registry.conn, site.tables, user_id) or {}
+    verdict = qu.evaluate_author(registry.conn, site.tables, user_id, site.seo) or {}
     if not verdict.get("posts"):
         reasons.append("no published posts of type post")
     if not verdict.get("noindex", True):
-        reasons.append("noindexed by Yoast (wpseo_noindex_author)")
+        reasons.append("noindexed by Rank Math (rank_math_robots)" if site.seo.runs(RANK_MATH)
+                       and not site.seo.counts(YOAST) else
+                       "noindexed by Yoast (wpseo_noindex_author)")
     if not reasons and all(uid != user_id for uid, _ in provider.authors):
-        reasons.append("its URL cannot be listed")
+        problem = permalinks.author_problem(site.author_type, str(row.user_nicename or ""))
+        reasons.append("its URL cannot be listed" if problem is None
+                       else f"no URL reaches it: {problem} (wpsitemaps check)")
     if reasons:
         ex.listings.append(Listing("content", "author", False, reasons=reasons))
     else:

@@ -16,6 +16,7 @@ from wpsitemaps.explain.model import page_by_id
 from wpsitemaps.explain.news import explain_news
 from wpsitemaps.explain.reasons import site_reasons
 from wpsitemaps.explain.reasons import type_reason
+from wpsitemaps.explain.reasons import url_problem
 from wpsitemaps.sitemaps.links import post_links
 from wpsitemaps.sitemaps.providers.posts import PostTypeProvider
 from wpsitemaps.sitemaps.providers.posts import page_count
@@ -26,6 +27,9 @@ from wpsitemaps.wordpress.dates import utc
 from wpsitemaps.wordpress.dates import w3c
 from wpsitemaps.wordpress.queries import lookup
 from wpsitemaps.wordpress.queries import posts as qp
+from wpsitemaps.wordpress.seoplugins import EVERY
+from wpsitemaps.wordpress.seoplugins import FALLBACK
+from wpsitemaps.wordpress.seoplugins import SeoChoice
 
 STATUS_WORDS = {
     "draft": "draft", "pending": "pending review", "private": "private",
@@ -40,6 +44,9 @@ def explain_post(registry: Registry, row: Any, found_by: str) -> Explanation:
     out = Explanation("post", int(row.ID), str(row.post_type), title, found_by,
                       status=str(row.post_status))
     content, entry = _content(registry, row)
+    if any(r.startswith("noindexed by ") for r in content.reasons):
+        content.notes.append(marker_source(registry.site.seo))
+    content.notes.extend(ignored_markers(registry, int(row.ID)))
     out.url = entry.loc if entry is not None else _url(registry, row)
     out.listings.append(content)
     if content.listed:
@@ -57,7 +64,9 @@ def _url(registry: Registry, row: Any) -> str:
     site, pid, ptype = registry.site, int(row.ID), str(row.post_type)
     ctype = site.types.post_type(ptype)
     if ctype is not None and row.post_name and row.post_status == "publish":
-        return encode_url(post_links(registry.conn, site, ctype, [row])[pid])
+        link = post_links(registry.conn, site, ctype, [row]).get(pid)
+        if link is not None:  # else no URL reaches it (permalinks.post_problem())
+            return encode_url(link)
     query = {"post": f"?p={pid}", "page": f"?page_id={pid}",
              "attachment": f"?attachment_id={pid}"}.get(
         ptype, f"?post_type={ptype}&p={pid}")
@@ -82,8 +91,8 @@ def _content(registry: Registry, row: Any) -> tuple[Listing, UrlEntry | None]:
         return Listing("content", ptype, False, reasons=reasons), None
     entry = post_entries(registry.conn, site, provider.ctype, [row]).get(pid)
     if entry is None:
-        reasons.append("its URL cannot be listed (not absolute http(s), or over 2,048 "
-                       "characters)")
+        reasons.append(url_problem(site, row) or "its URL cannot be listed (not absolute "
+                       "http(s), or over 2,048 characters)")
         return Listing("content", ptype, False, reasons=reasons), None
     if reasons:
         return Listing("content", ptype, False, reasons=reasons), entry
@@ -125,16 +134,41 @@ def clause_reasons(registry: Registry, row: Any, clause: str) -> list[str]:
     if clause == "password":
         return ["password-protected"]
     if clause == "noindex":
-        checks = [(plugin, qp.noindexed(site.tables, plugin)) for plugin in qp.NOINDEX_PLUGINS]
+        checks = [(plugin, qp.noindexed(site.tables, site.seo, plugin))
+                  for plugin in qp.NOINDEX_PLUGINS if site.seo.counts(plugin)]
         found = qp.evaluate(registry.conn, site.tables, checks, pid)
         return [f"noindexed by {plugin}" for plugin, on in found.items() if on]
     if clause == "canonical":
         values = [str(v).strip() for _, v in lookup.meta(registry.conn, site.tables, pid,
-                                                         qp.CANONICAL_KEYS) if v]
+                                                         qp.canonical_keys(site.seo)) if v]
+        if qp.reads_aioseo(site.seo):
+            values += [v.strip() for v in qp.aioseo_canonicals(registry.conn, site.tables,
+                                                               [pid]).values()]
         return [f"canonical points to {v}" for v in dict.fromkeys(values) if v]
+    if clause in ("excluded", "excluded_term"):
+        what = "excluded posts" if clause == "excluded" else "a post of an excluded term"
+        return [f"left out by {p.plugin}'s sitemap settings ({what})" for p in site.seo_sitemaps
+                if (p.exclude_posts if clause == "excluded" else p.terms_take_posts)][:1]
     if clause == "type":
         return [type_reason(site, str(row.post_type))]
     return [f"not listed ({clause})"]
+
+
+def marker_source(seo: SeoChoice) -> str:
+    """Why a plugin's marker counts: it runs, or no known SEO plugin does."""
+    return f"SEO markers that count: {seo.describe()}"
+
+
+def ignored_markers(registry: Registry, post_id: int) -> list[str]:
+    """The noindex markers of plugins that do not count on the site (leftovers of a plugin
+    the site no longer runs), in words."""
+    site = registry.site
+    others = [p for p in qp.NOINDEX_PLUGINS if not site.seo.counts(p)]
+    checks = [(p, qp.noindexed(site.tables, EVERY if p in FALLBACK else SeoChoice((p,)), p))
+              for p in others]
+    found = qp.evaluate(registry.conn, site.tables, checks, post_id) if checks else {}
+    return [f"carries a {p} noindex marker; {p} is not active: ignored"
+            for p, on in found.items() if on]
 
 
 def status_words(registry: Registry, row: Any) -> str:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from wpsitemaps.wordpress import permalinks
 from wpsitemaps.wordpress.contenttypes import SiteTypes
 from wpsitemaps.wordpress.discovery import NEVER_LISTED
 from wpsitemaps.wordpress.site import SiteContext
@@ -47,6 +50,19 @@ def type_reason(site: SiteContext, name: str, taxonomy: bool = False) -> str:
         return (f"{kind} '{name}' is not public ({found}no public registration found; if it "
                 f"is public, configure it under [{section}.{name}])")
     key = f"noindex-tax-{name}" if taxonomy else f"noindex-{name}"
-    if site.options.yoast_on(key):
+    if site.yoast_on(key):
         return f"{kind} '{name}' is noindexed as a whole in Yoast's settings ({key})"
+    plugin = site.seo_off_by(name, taxonomy)
+    if plugin is not None:
+        return f"{kind} '{name}' is not in {plugin}'s sitemap settings"
     return f"{kind} '{name}' has no sitemap"
+
+
+def url_problem(site: SiteContext, row: Any) -> str | None:
+    """Why no URL reaches this post (permalinks.post_problem(), in words), or None."""
+    ctype = site.types.post_type(str(row.post_type))
+    if ctype is None:
+        return None
+    link = permalinks.PostLink(int(row.ID), ctype.name, str(row.post_name or ""))
+    problem = permalinks.post_problem(site.links, ctype, link)
+    return None if problem is None else f"no URL reaches it: {problem} (wpsitemaps check)"

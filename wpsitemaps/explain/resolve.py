@@ -116,7 +116,9 @@ def _post_path(registry: Registry, post_id: int) -> str | None:
     ctype = site.types.post_type(str(row.post_type)) if row is not None else None
     if row is None or ctype is None:
         return None
-    url = post_links(registry.conn, site, ctype, [row])[post_id]
+    url = post_links(registry.conn, site, ctype, [row]).get(post_id)
+    if url is None:
+        return None  # no URL reaches it (permalinks.post_problem())
     path = unquote(urlsplit(url).path).strip("/")
     home_path = urlsplit(site.options.home).path.strip("/")
     return path[len(home_path):].strip("/") if home_path and path.startswith(home_path) else path

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from ipaddress import IPv4Address
+from ipaddress import IPv6Address
 from typing import NoReturn
 from urllib.parse import urlsplit
 
@@ -26,6 +28,8 @@ MAX_BASE_URL = 1024
 MAX_DATA_TYPE = 64
 PAGE_RE = re.compile(r"^[1-9][0-9]{0,8}$")
 CONTROL_OR_SPACE = re.compile(r"[\x00-\x20\x7f-\x9f\s]")
+# A DNS label after IDNA (RFC 1123 2.1, RFC 5890): letters, digits, inner hyphens.
+LABEL = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$")
 
 
 @dataclass(frozen=True)
@@ -101,12 +105,34 @@ def normalise_base_url(value: str) -> str:
         bad("baseUrl: must not contain a query")
     try:
         port = parts.port
-        host = (parts.hostname or "").encode("idna").decode("ascii")
+    except ValueError:
+        bad("baseUrl: invalid port: must be a number from 1 to 65535")
+    if port == 0:
+        bad("baseUrl: invalid port: must be a number from 1 to 65535")
+    try:
+        host = valid_host(parts.hostname or "")
     except (ValueError, UnicodeError):
-        host, port = "", None
-    if not host:
         bad("baseUrl: invalid host")
-    if ":" in host:
-        host = f"[{host}]"
     netloc = host + (f":{port}" if port is not None else "")
     return f"{parts.scheme.lower()}://{netloc}{encode_url(parts.path)}".rstrip("/")
+
+
+def valid_host(hostname: str) -> str:
+    """The host as it goes into URLs: an IP address (IPv6 in brackets) or a DNS name in
+    IDNA, each label valid and each 'xn--' label valid punycode; ValueError/UnicodeError
+    otherwise (a percent-escape such as '%FF%FE', '_', an empty label, a bad 'xn--')."""
+    if ":" in hostname:
+        return f"[{IPv6Address(hostname).compressed}]"
+    host = hostname.encode("idna").decode("ascii").lower()
+    labels = host.split(".")
+    if not host or len(host) > 253 or not all(LABEL.match(label) for label in labels):
+        raise ValueError(hostname)
+    if labels[-1].isdigit():
+        # A name ending in a number is an IPv4 address or nothing (WHATWG URL: '999.1.1.1').
+        return str(IPv4Address(host))
+    for label in labels:
+        # A punycode label must decode, and encode back to itself (no 'xn--zz').
+        if label.startswith("xn--") and label.encode("ascii").decode("idna").encode(
+                "idna").decode("ascii") != label:
+            raise ValueError(label)
+    return host

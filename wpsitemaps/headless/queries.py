@@ -14,7 +14,10 @@ from sqlalchemy import exists
 from sqlalchemy import inspect
 from sqlalchemy import or_
 from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
 
+from wpsitemaps.wordpress.causes import denied
+from wpsitemaps.wordpress.limits import transient
 from wpsitemaps.wordpress.plugintables import wpml_tables
 from wpsitemaps.wordpress.schema import WPTables
 
@@ -47,11 +50,18 @@ def polylang_translates(conn: Connection, t: WPTables, post_type: str) -> bool:
 
 
 def wpml_present(conn: Connection, prefix: str) -> bool:
-    """Whether `{prefix}icl_translations` exists and holds rows."""
+    """Whether `{prefix}icl_translations` exists and holds rows. A user granted table by
+    table (`wpsitemaps grants` on a site without WPML) is denied even the question whether a
+    table it has no grant on exists: that answers no, as on a site without WPML."""
     table = wpml_tables(prefix).translations
-    if not inspect(conn).has_table(table.name):
+    try:
+        if not inspect(conn).has_table(table.name):
+            return False
+        return conn.execute(select(table.c.translation_id).limit(1)).first() is not None
+    except SQLAlchemyError as exc:
+        if transient(exc) or not denied(exc):
+            raise
         return False
-    return conn.execute(select(table.c.translation_id).limit(1)).first() is not None
 
 
 def wpml_languages(conn: Connection, prefix: str) -> list[str]:

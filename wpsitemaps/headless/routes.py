@@ -15,6 +15,7 @@ from datetime import UTC
 from datetime import datetime
 from urllib.parse import quote
 from urllib.parse import urlencode
+from urllib.parse import urlsplit
 
 from flask import Blueprint
 from flask import Flask
@@ -144,14 +145,14 @@ def selection(conn: Connection, site: SiteContext, cfg: HeadlessConfig, params: 
     """The SQL condition for listed posts; None when a rule removes the whole type."""
     rules = [r for r in cfg.experiences[params.experience]
              if r.data_type.lower() == target.data_type.lower()]
-    if any(r.category is None for r in rules) or site.options.yoast_on(
+    if any(r.category is None for r in rules) or site.yoast_on(
             f"noindex-{target.post_type}"):
         return None
     # The canonical rule (an override that is not the post's own permalink leaves it out) is
     # settled on the page's rows (page_rows), as in the sitemaps; a type the site does not
     # register has no permalink to compare, so any override leaves its posts out.
     known = site.types.post_type(target.post_type) is not None
-    conds = [qp.listable(site.tables, [target.post_type], canonical=not known)]
+    conds = [qp.listable(site.tables, [target.post_type], canonical=not known, seo=site.seo)]
     by_taxonomy: dict[str, list[str]] = {}
     for rule in rules:
         by_taxonomy.setdefault(rule.taxonomy, []).append(str(rule.category))
@@ -165,12 +166,40 @@ def selection(conn: Connection, site: SiteContext, cfg: HeadlessConfig, params: 
     return and_(*conds)
 
 
-def page_url(params: ApiParams, target: DataType, page: int) -> str:
+def page_url(endpoint: str, params: ApiParams, target: DataType, page: int) -> str:
     """This call with `page=n` (the canonical data type spelling), for the index."""
     query = urlencode([("baseUrl", params.base_url), ("dataType", target.data_type),
                        ("experience", params.experience), ("language", params.language),
                        ("page", str(page))], quote_via=quote)
-    return url_for("api.sitemap", _external=True) + "?" + query
+    return endpoint + "?" + query
+
+
+def api_endpoint(home: str) -> tuple[str, bool]:
+    """The absolute URL of this call for the index's pages, and whether it is the site's own
+    (its home URL's scheme and host: the same answer for everyone, publicly cacheable).
+
+    Any other Host (an alias, a proxy's, a forged one) still gets an index on the host it
+    asked, but one only that client may cache: a shared cache keyed without the Host
+    (nginx's default key) must never hand a forged host's URLs to everyone."""
+    origin = urlsplit(home)
+    if same_host(request.host, origin.scheme, origin.netloc):
+        return f"{origin.scheme}://{origin.netloc}{url_for('api.sitemap')}", True
+    return url_for("api.sitemap", _external=True), False
+
+
+def same_host(asked: str, scheme: str, netloc: str) -> bool:
+    """Whether a request's Host names the host and port of `scheme://netloc` (a default
+    port written or not)."""
+    default = {"http": ":80", "https": ":443"}.get(scheme.lower(), "")
+    asked, netloc = asked.lower(), netloc.lower()
+    return asked.removesuffix(default) == netloc.removesuffix(default)
+
+
+def private_to_host(resp: BaseResponse) -> BaseResponse:
+    """An answer built from the request's Host: cached by that client only, keyed by Host."""
+    resp.headers["Cache-Control"] = "private, max-age=300"
+    resp.vary.add("Host")
+    return resp
 
 
 @dataclass(frozen=True)
@@ -196,9 +225,11 @@ def sitemap(api: Api) -> BaseResponse:
         api.cache, site, (params.experience, target.data_type, params.language),
         lambda: qp.page_bounds(conn, site.tables, where, PAGE_SIZE))
     if params.page is None and len(bounds) > 1:
-        refs = [SitemapRef(page_url(params, target, n), span.max_modified)
+        endpoint, own = api_endpoint(site.options.home)
+        refs = [SitemapRef(page_url(endpoint, params, target, n), span.max_modified)
                 for n, span in enumerate(bounds, start=1)]
-        return xml_answer(render_index(refs, None), latest(*(r.lastmod for r in refs)))
+        resp = xml_answer(render_index(refs, None), latest(*(r.lastmod for r in refs)))
+        return resp if own else private_to_host(resp)
     page = params.page or 1
     if where is None or page > len(bounds):
         if params.page is not None:

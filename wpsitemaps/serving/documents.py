@@ -28,6 +28,7 @@ from datetime import datetime
 
 from wpsitemaps.entries import SitemapRef
 from wpsitemaps.entries import UrlEntry
+from wpsitemaps.metrics import RENDERS
 from wpsitemaps.serving.changecheck import current_tag
 from wpsitemaps.serving.pagestore import Fingerprint
 from wpsitemaps.serving.pagestore import PageStore
@@ -247,6 +248,7 @@ def _stored_or_rendered(session: SiteSession, facts: Document, fingerprint: Fing
     """The document from the page store when one is configured, else rendered; `facts`
     holds what is known before (address, kind, pager), `deps` the change ledger's buckets
     it depends on (its tag is read before the fingerprint and the render)."""
+    render = counted(render, facts.kind)
     pages = session.service.pages
     if pages is None:
         body, lastmod = render()
@@ -266,6 +268,16 @@ def _stored_or_rendered(session: SiteSession, facts: Document, fingerprint: Fing
         return fresh()
     return replace(facts, etag=rec.etag, lastmod=_lastmod(rec), stored=InStore(pages, key, rec),
                    rerender=fresh)
+
+
+def counted(render: Render, kind: str) -> Render:
+    """`render`, counted in the renders metric when it runs."""
+
+    def run() -> tuple[bytes, datetime | None]:
+        RENDERS.labels(kind=kind).inc()
+        return render()
+
+    return run
 
 
 def _lastmod(rec: Record) -> datetime | None:

@@ -21,6 +21,11 @@ rendering for browsers, ETag = SHA-256 of the HTML). A variant is valid only for
 render it was made from, and the HTML also only for the stylesheets' version
 (web.xslt.view_version: xsl/ and the code that shapes the view).
 
+A record dated in the future (its render or revalidation time is later than this host's
+clock: the clock was stepped back, or hosts sharing one Redis disagree on the time) has no
+age anyone can trust: its window does not hold, it is revalidated, and one rendered in the
+future is rendered again (its true age is unknown, so `cache_ttl` cannot be held).
+
 When the store fails (Redis down, disk full) the page is rendered without it; the failure is
 logged and the store is left alone for a few seconds (store.base.Guard), so an outage costs
 no timeouts. When the database fails instead, `stale()` gives the stored copy of a document
@@ -31,6 +36,7 @@ web.negotiate decides which variant a request gets.
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -42,14 +48,19 @@ from datetime import datetime
 from typing import Any
 from typing import TypeVar
 
+from wpsitemaps.metrics import PAGE_STORE
 from wpsitemaps.store.base import Guard
 from wpsitemaps.store.base import Record
 from wpsitemaps.store.base import Store
 
+log = logging.getLogger(__name__)
 T = TypeVar("T")
 Render = Callable[[], tuple[bytes, datetime | None]]
 Fingerprint = Callable[[], str | None]
 Told = Callable[[tuple[str, ...]], str | None]  # a record's deps -> their tag now
+# Told (key, old bytes or None: first stored, new bytes) when a render is stored in place of
+# a different one, or of none (IndexNow's diff).
+Replaced = Callable[[str, bytes | None, bytes], None]
 
 
 @dataclass(frozen=True)
@@ -72,6 +83,7 @@ class PageStore:
         self.stale_for = stale_for
         self.clock = clock
         self.guard = Guard(backend)
+        self.on_replace: Replaced | None = None
 
     def key(self, site_key: str, document: str) -> str:
         """'{namespace}/{site.key}/{document}' (docs/performance.md, "What is stored")."""
@@ -86,11 +98,13 @@ class PageStore:
             return None
         rec = self.attempt(self.backend.head, key)
         now = self.clock()
-        if rec is None or now - rec.rendered_at >= self.ttl:
+        if rec is None or expired(now, rec.rendered_at, self.ttl):
             return None
-        if now - rec.checked_at < self.window:
+        if not expired(now, rec.checked_at, self.window):
+            PAGE_STORE.labels(outcome="window").inc()
             return rec
         if told is not None and rec.tag and told(rec.deps) == rec.tag:
+            PAGE_STORE.labels(outcome="told").inc()
             return rec
         return None
 
@@ -102,6 +116,7 @@ class PageStore:
         now = self.clock()
         if rec is None or now - rec.rendered_at >= self.ttl + self.stale_for:
             return None
+        PAGE_STORE.labels(outcome="stale").inc()
         return rec, max(0.0, now - max(rec.rendered_at, rec.checked_at))
 
     def attempt(self, fn: Callable[..., T], *args: Any) -> T | None:
@@ -115,9 +130,13 @@ class PageStore:
         unchanged is marked with: a record already marked with `tag` needs no fingerprint."""
         rec = self.attempt(self.backend.head, key)
         now = self.clock()
-        if rec is None or now - rec.rendered_at >= self.ttl:
+        if rec is None or expired(now, rec.rendered_at, self.ttl):
             return None, None
-        if now - rec.checked_at < self.window or (tag and rec.tag == tag):
+        if not expired(now, rec.checked_at, self.window):
+            PAGE_STORE.labels(outcome="window").inc()
+            return rec, None
+        if tag and rec.tag == tag:
+            PAGE_STORE.labels(outcome="told").inc()
             return rec, None
         fp = fingerprint()
         if fp is None or fp != rec.fingerprint:
@@ -125,6 +144,7 @@ class PageStore:
         if tag and (rec.tag, rec.deps) != (tag, deps):
             self._retag(key, rec, tag, deps)
         self.attempt(self.backend.touch, key, now)
+        PAGE_STORE.labels(outcome="revalidated").inc()
         return rec, fp
 
     def rendered(self, key: str, fp: str | None, render: Render, tag: str | None = None,
@@ -135,8 +155,18 @@ class PageStore:
         rec = Record(fp or "", hashlib.sha256(body).hexdigest(), self.clock(),
                      lastmod.isoformat() if lastmod else None,
                      tag=tag or "", deps=deps if tag else ())
-        if fp is not None:
+        if fp is None:
+            return rec, body
+        if self.on_replace is None:
             self.attempt(self.backend.put, key, rec, body)
+            return rec, body
+        old = self.attempt(self.backend.get, key)
+        self.attempt(self.backend.put, key, rec, body)
+        if old is None or old.etag != rec.etag:
+            try:
+                self.on_replace(key, old.body if old is not None else None, body)
+            except Exception:  # noqa: BLE001 - a listener never costs an answer
+                log.exception("a listener of %s's replacement failed", key)
         return rec, body
 
     def _retag(self, key: str, rec: Record, tag: str, deps: tuple[str, ...]) -> None:
@@ -168,6 +198,12 @@ class PageStore:
         if rec.fingerprint:
             variant = Record(bound, made.etag, rec.rendered_at, rec.lastmod)
             self.attempt(self.backend.put, key, variant, made.body)
+
+
+def expired(now: float, at: float, limit: float) -> bool:
+    """Whether a time recorded `at` is `limit` seconds old or more, or lies in the future
+    (a stepped-back clock, or another host's clock ahead of ours: its age is unknown)."""
+    return at > now or now - at >= limit
 
 
 class GuardedCounters:

@@ -14,6 +14,7 @@ import time
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from wpsitemaps.metrics import REFRESH
 from wpsitemaps.serving.documents import index_refs
 from wpsitemaps.serving.service import Service
 from wpsitemaps.serving.service import SiteSession
@@ -59,11 +60,19 @@ class Refresher:
         return self._running.locked()
 
     def _run(self, resolved: Resolved | None) -> None:
+        started, outcome = time.monotonic(), "failed"
         try:
             self.run(resolved)
+            outcome = "ok"
+        except SQLAlchemyError as exc:
+            # One line, the traceback at DEBUG: the refresh of a failing database would
+            # otherwise log one per attempt (the requests' outage lines say the rest).
+            log.warning("background refresh failed: %s", self.service.outage.describe(exc))
+            log.debug("background refresh failed", exc_info=exc)
         except Exception:  # noqa: BLE001 - a failed refresh keeps the stale values
             log.exception("background refresh failed")
         finally:
+            REFRESH.labels(outcome=outcome).observe(time.monotonic() - started)
             self._running.release()
 
     def run(self, resolved: Resolved | None) -> None:
@@ -99,7 +108,8 @@ def log_types(service: Service) -> None:
         with service.connect() as conn:
             lines = type_report(conn, build_site(conn, service.settings))
     except SQLAlchemyError as exc:
-        log.warning("could not report post types and taxonomies: %s", exc.__class__.__name__)
+        log.warning("could not report post types and taxonomies: %s",
+                    service.outage.describe(exc))
         return
     loud = any("NOT served" in line for line in lines)
     log.log(logging.WARNING if loud else logging.INFO, "%s", "\n".join(lines))

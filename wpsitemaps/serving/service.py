@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from dataclasses import field
+from functools import partial
 from types import TracebackType
 from typing import Any
 from typing import Protocol
@@ -53,7 +54,9 @@ from wpsitemaps.sitemaps.registry import Registry
 from wpsitemaps.store import namespace
 from wpsitemaps.store import open_store
 from wpsitemaps.wordpress.breaker import Breaker
+from wpsitemaps.wordpress.causes import cause
 from wpsitemaps.wordpress.db import make_engine
+from wpsitemaps.wordpress.outage import Outage
 from wpsitemaps.wordpress.site import SiteContext
 
 log = logging.getLogger(__name__)
@@ -90,6 +93,8 @@ class Service:
     # The background refresh of a site's values (serving.refresh); None for a command,
     # which computes every value it needs itself.
     background: Background | None = field(default=None, repr=False)
+    # Requests failing on the database: one line when it starts, one when it ends.
+    outage: Outage = field(default_factory=lambda: Outage(str), repr=False)
     # The change ledger (issue #26): heads of every site's buckets, in the page store; None
     # without a store (every page is rendered then).
     ledger: Ledger | None = field(default=None, repr=False)
@@ -146,14 +151,17 @@ def build_service(settings: Settings, extra_sitemaps: Sequence[str] = ()) -> Ser
     if pages is not None:
         # Site resolutions too, for a worker started while the database fails.
         sites.recall = StoreRecall(pages)
+    outage = Outage(partial(cause, database_url=settings.database_url,
+                            table_prefix=settings.table_prefix))
     # With a breaker, a database that goes silent or holds a lock is probed, not waited on.
     ledger = None if backend is None or pages is None else Ledger(
         GuardedCounters(pages), pages.namespace, event_sources(settings),
         salt=digest(render_version(), repr(settings)))
     values = ValueCache(settings.cache_ttl, peer=peer,
                         on_change=None if ledger is None else _values_changed(ledger))
-    return Service(settings, make_engine(settings, Breaker()), sites, values, pages, peer,
-                   robots, feeds, tuple(extras), RobotsCopies(pages), ledger=ledger)
+    return Service(settings, make_engine(settings, Breaker(), outage), sites, values, pages,
+                   peer, robots, feeds, tuple(extras), RobotsCopies(pages), outage=outage,
+                   ledger=ledger)
 
 
 def _values_changed(ledger: Ledger) -> Callable[[Any], None]:

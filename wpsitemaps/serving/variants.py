@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from wpsitemaps.serving.documents import Document
 from wpsitemaps.serving.pagestore import Variant
 from wpsitemaps.serving.pagestore import bound_to
+from wpsitemaps.sitemaps.render import gz_listing
 
 Make = Callable[[bytes], bytes]
 
@@ -58,6 +59,20 @@ def variant(doc: Document, suffix: str, make: Make, tagged: Callable[[Document, 
 def gzipped(doc: Document) -> tuple[Document, Variant]:
     """The gzip twin (its ETag is the XML's: what it was made from)."""
     return variant(doc, ".gz", gzip_bytes, lambda made_from, _body: made_from.etag)
+
+
+def gz_file(doc: Document) -> tuple[Document, Variant]:
+    """The `.xml.gz` file of a document: a page's gzip twin; for the index, the gzip of an
+    index that lists the sitemaps' `.xml.gz` files (ETag = SHA-256 of the gzip bytes).
+
+    A gzip index pointing at the `.xml` pages would make the same sitemaps children of both
+    indexes: clients that keep the parents of what they read (ultimate-sitemap-parser,
+    which probes `/sitemap_index.xml.gz` and `/sitemap.xml.gz` next to robots.txt's index)
+    then call every page a recursion. The `.gz` tree stays gzip, the `.xml` tree XML."""
+    if doc.address.sitemap is not None:
+        return gzipped(doc)
+    return variant(doc, ".gz-index", lambda xml: gzip_bytes(gz_listing(xml)),
+                   lambda _doc, body: hashlib.sha256(body).hexdigest())
 
 
 def html(doc: Document, suffix: str, make: Make, keep: bool,

@@ -71,9 +71,11 @@ def render_version() -> str:
 
 
 def site_part(site: SiteContext) -> str:
-    """The part every fingerprint of a site shares: code, settings, options, site key."""
+    """The part every fingerprint of a site shares: code, settings, options, site key, and
+    whose SEO markers count (a plugin table that became readable changes it too)."""
     options = tuple(sorted(site.options.raw.items()))
-    return digest(render_version(), repr(site.settings), options, site.key, site.options.home)
+    return digest(render_version(), repr(site.settings), options, site.key, site.options.home,
+                  repr(site.seo))
 
 
 def empty_fingerprint(site: SiteContext, name: str) -> str:
@@ -112,6 +114,9 @@ def _post_type(provider: PostTypeProvider, page: int, bound: PageBound) -> str |
     tail = provider.tail_rows(page)
     parts: list[Any] = [_rows(rows), _post_deps(conn, site, rows, keys), _rows(tail),
                         _post_deps(conn, site, tail, keys)]
+    if qp.reads_aioseo(site.seo):  # AIOSEO 4's canonicals live in its table
+        ids = [int(r.ID) for r in rows + tail]
+        parts.append(sorted(qp.aioseo_canonicals(conn, site.tables, ids).items()))
     if page == 1:
         parts.append(provider.first_links)
     return digest(site_part(site), provider.name, page, bound.first_key, end, parts)

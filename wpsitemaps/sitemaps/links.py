@@ -160,7 +160,8 @@ def link_lookups(site: SiteContext, ctype: ContentType) -> Lookups:
 def post_links(conn: Connection, site: SiteContext, ctype: ContentType,
                rows: Sequence[PostRow],
                meta: dict[int, dict[str, str]] | None = None) -> dict[int, str]:
-    """{ID: get_permalink()} for rows of one post type, with batched lookups."""
+    """{ID: get_permalink()} for rows of one post type, with batched lookups; a post no URL
+    reaches (permalinks.post_problem()) has none."""
     needs = link_lookups(site, ctype)
     uris = ancestor_uris(conn, site, rows) if needs.ancestors else {}
     categories: dict[int, str] = {}
@@ -178,6 +179,8 @@ def post_links(conn: Connection, site: SiteContext, ctype: ContentType,
         link = PostLink(pid, str(r.post_type), str(r.post_name or ""), _local(r.post_date),
                         uris.get(pid, ""), categories.get(pid, ""),
                         authors.get(int(r.post_author or 0), ""))
+        if permalinks.post_problem(site.links, ctype, link) is not None:
+            continue  # no URL reaches it: left out, named by `wpsitemaps check`
         out[pid] = permalinks.post_url(site.links, ctype, link)
     if needs.languages:
         out = _with_languages(conn, site, ctype, rows, out, uris)

@@ -43,11 +43,11 @@ class Registry:
 
     @memoized
     def post_types(self) -> tuple[PostTypeProvider, ...]:
-        """The post type sitemaps (Yoast's type-level noindex switches applied)."""
+        """The post type sitemaps (the SEO plugins' type-level switches applied)."""
         site = self.site
         return tuple(PostTypeProvider(self.conn, site, self.values, ctype)
                      for ctype in site.types.post_types
-                     if not site.options.yoast_on(f"noindex-{ctype.name}"))
+                     if site.seo_lists_type(ctype.name))
 
     @memoized
     def providers(self) -> list[Provider]:
@@ -56,7 +56,7 @@ class Registry:
         out: list[Provider] = list(self.post_types)
         taken = {p.name for p in out}
         for ctype in site.types.taxonomies:
-            if site.options.yoast_on(f"noindex-tax-{ctype.name}"):
+            if not site.seo_lists_type(ctype.name, taxonomy=True):
                 continue
             if ctype.name in taken:
                 _warn_once(site, ctype.name)

@@ -133,6 +133,15 @@ def render_index(sitemaps: Sequence[SitemapRef], stylesheet: str | None) -> byte
     return text.encode("utf-8")
 
 
+GZ_LOC_RE = re.compile(rb"(<loc>[^<]*\.xml)(</loc>)")
+
+
+def gz_listing(index: bytes) -> bytes:
+    """The index as its `.xml.gz` file lists: each sitemap's `.xml.gz` instead of its `.xml`
+    (only the locs change; the template writes one `<loc>` per sitemap, all `.xml`)."""
+    return GZ_LOC_RE.sub(rb"\1.gz\2", index)
+
+
 def render_feed(template: str, feed: Any, self_url: str) -> bytes:
     """An RSS (rss.xml) or Atom (atom.xml) document of a sitemaps.feeds.Feed."""
     text = _env.get_template(template).render(feed=feed, self_url=self_url,

@@ -159,6 +159,17 @@ class Store(Protocol):
         """The counters `names` of the set `key` (0 when unset) and its `gen`: a random number
         the set got when it was made (made now when missing), so a set lost and made again
         never gives back a state it had before."""
+    def fields(self, key: str) -> dict[str, str]:
+        """Every field of the small persistent map `key` (empty when missing). Maps hold
+        state that must outlive restarts (the IndexNow outbox and key): never expired."""
+
+    def set_fields(self, key: str, values: Mapping[str, str], only_new: bool = False) -> None:
+        """Write fields of the map `key` in one atomic step; `only_new` keeps every field
+        already there (of processes adding the same field at once, the first one wins)."""
+
+    def drop_fields(self, key: str, values: Mapping[str, str]) -> int:
+        """Remove the fields that still hold exactly these values (one atomic step: a field
+        rewritten meanwhile stays); how many were removed."""
 
     def check(self) -> None:
         """Write, read and delete a probe; raise StoreError naming the problem."""
@@ -169,20 +180,37 @@ class Store(Protocol):
 
 class Guard:
     """Calls into a back end that may fail: a failure is logged and the store is left alone
-    for BACKOFF seconds, so when Redis or the disk fails every request goes on without it."""
+    for BACKOFF seconds, so when Redis or the disk fails every request goes on without it.
+
+    An outage is two lines: one at the first failure, one when the store answers again with
+    the number of operations that went without it (not one line per BACKOFF while it lasts)."""
 
     def __init__(self, backend: Store) -> None:
         self.backend = backend
         self._down_until = 0.0
+        self._failing_since: float | None = None
+        self._skipped = 0
 
     def attempt(self, fn: Callable[..., T], *args: Any) -> T | None:
         """fn(*args), or None when the store fails or is being left alone."""
         if time.monotonic() < self._down_until:
+            self._skipped += 1
             return None
         try:
-            return fn(*args)
+            result = fn(*args)
         except StoreError as exc:
-            log.warning("page store %s failed (%s); going on without it for %ds",
-                        self.backend.describe(), exc, BACKOFF)
+            self._skipped += 1
+            if self._failing_since is None:
+                self._failing_since = time.monotonic()
+                log.warning("wpsitemaps: page store %s failed (%s); going on without it, "
+                            "trying again every %ds", self.backend.describe(), exc, BACKOFF)
+            else:
+                log.debug("page store %s still fails: %s", self.backend.describe(), exc)
             self._down_until = time.monotonic() + BACKOFF
             return None
+        if self._failing_since is not None:
+            log.warning("wpsitemaps: page store %s answers again after %.1f s; %d store "
+                        "operations went without it", self.backend.describe(),
+                        time.monotonic() - self._failing_since, self._skipped)
+            self._failing_since, self._skipped = None, 0
+        return result

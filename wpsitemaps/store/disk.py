@@ -44,6 +44,7 @@ from pathlib import Path
 
 from wpsitemaps.store import diskcounters
 from wpsitemaps.store import disklease
+from wpsitemaps.store import diskmap
 from wpsitemaps.store import files
 from wpsitemaps.store.base import HEAD_LIMIT
 from wpsitemaps.store.base import MAX_BODY
@@ -165,6 +166,34 @@ class DiskStore:
             assert fd is not None  # made when missing
             return diskcounters.counters(fd, name, names)
 
+    def fields(self, key: str) -> dict[str, str]:
+        """The map file `{key}.map` (store.diskmap)."""
+        where, name = self._split(key)
+        try:
+            with self._failing("read"), files.folder(self.root, where, create=False) as fd:
+                return {} if fd is None else diskmap.read(fd, name + diskmap.SUFFIX)
+        except files.Refused as exc:
+            raise StoreError(f"map {key} is {exc}") from None
+
+    def set_fields(self, key: str, values: Mapping[str, str], only_new: bool = False) -> None:
+        """Write fields of the map under its lock."""
+        self._change(key, diskmap.add(values, only_new))
+
+    def drop_fields(self, key: str, values: Mapping[str, str]) -> int:
+        """Remove the fields still holding these values, under the map's lock."""
+        removed: list[int] = []
+        self._change(key, diskmap.drop(values, removed))
+        return sum(removed)
+
+    def _change(self, key: str, edit: diskmap.Change) -> None:
+        where, name = self._split(key)
+        try:
+            with self._failing("write"), files.folder(self.root, where, create=True) as fd:
+                assert fd is not None  # made when missing
+                diskmap.change(fd, name + diskmap.SUFFIX, edit)
+        except files.Refused as exc:
+            raise StoreError(f"map {key} is {exc}") from None
+
     def check(self) -> None:
         """Create the directory and write, read and remove a probe document."""
         probe = f"probe-{os.getpid()}-{secrets.token_hex(4)}"
@@ -191,6 +220,8 @@ class DiskStore:
                     if now - st.st_mtime > ORPHAN_AGE:
                         self._remove_at(where, name)
                     continue
+                if name.endswith(diskmap.SUFFIX):
+                    continue  # state (store.diskmap), never evicted
                 total += st.st_size
                 found.append((st.st_mtime, st.st_size, where, name))
             if total <= self.max_bytes:

@@ -102,6 +102,17 @@ end
 return redis.call('HMGET', KEYS[1], 'gen', unpack(ARGV, 3))
 """
 
+# HDEL the fields that still hold the given values (ARGV: field, value, field, value...).
+DROP = """
+local n = 0
+for i = 1, #ARGV, 2 do
+  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then
+    n = n + redis.call('HDEL', KEYS[1], ARGV[i])
+  end
+end
+return n
+"""
+
 
 class RedisStore:
     """Documents as Redis hashes under their key."""
@@ -117,6 +128,7 @@ class RedisStore:
         self._renew = self.client.register_script(RENEW)
         self._bump = self.client.register_script(BUMP)
         self._counters = self.client.register_script(COUNTERS)
+        self._drop = self.client.register_script(DROP)
 
     def describe(self) -> str:
         """The server, without a password."""
@@ -195,6 +207,35 @@ class RedisStore:
         found = dict(zip(names, values[1:], strict=False))
         found["gen"] = values[0] if values else 0
         return found
+
+    def fields(self, key: str) -> dict[str, str]:
+        """HGETALL of a map (maps never expire: they hold state, not copies)."""
+        found = self._call(self.client.hgetall, key) or {}
+        return {bytes(k).decode(errors="replace"): bytes(v).decode(errors="replace")
+                for k, v in found.items()}
+
+    def set_fields(self, key: str, values: Mapping[str, str], only_new: bool = False) -> None:
+        """HSET, or HSETNX per field when `only_new`, in one transaction."""
+        if not values:
+            return
+
+        def write() -> None:
+            pipe = self.client.pipeline(transaction=True)
+            if only_new:
+                for name, value in values.items():
+                    pipe.hsetnx(key, name, value)
+            else:
+                pipe.hset(key, mapping=dict(values))
+            pipe.execute()
+
+        self._call(write)
+
+    def drop_fields(self, key: str, values: Mapping[str, str]) -> int:
+        """HDEL the fields still holding these values (one Lua call)."""
+        if not values:
+            return 0
+        args = [part for pair in values.items() for part in pair]
+        return int(self._call(self._drop, keys=[key], args=args))
 
     def check(self) -> None:
         """PING, then write, read and delete a probe record."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from flask import Blueprint
 from flask import Flask
 from flask import Response
@@ -17,14 +19,21 @@ from wpsitemaps.web.headers import cached
 bp = Blueprint("wpsitemaps_feeds", __name__)
 
 
-def feed(filename: str) -> BaseResponse:
-    """The answer of one feed ('rss.xml' or 'atom.xml') for this request's site."""
-    template, kind, _ = FEEDS[filename]
+def feed_bytes(filename: str) -> tuple[bytes, datetime | None]:
+    """The bytes of one feed ('rss.xml' or 'atom.xml') of this request's site and its
+    newest date."""
+    template, _, _ = FEEDS[filename]
     current = session()
     registry = current.registry
     found = build_feed(registry, current.service.feeds)
-    body = render_feed(template, found, registry.site.options.home + "/" + filename)
-    return cached(Response(body, content_type=f"{kind}; charset=utf-8"), body, found.updated)
+    return render_feed(template, found, registry.site.options.home + "/" + filename), found.updated
+
+
+def feed(filename: str) -> BaseResponse:
+    """The answer of one feed ('rss.xml' or 'atom.xml') for this request's site."""
+    _, kind, _ = FEEDS[filename]
+    body, updated = feed_bytes(filename)
+    return cached(Response(body, content_type=f"{kind}; charset=utf-8"), body, updated)
 
 
 @bp.get("/rss.xml")

@@ -24,6 +24,7 @@ from wpsitemaps.serving.variants import gzip_bytes
 from wpsitemaps.web.accept import wants
 
 GZIP_TYPE = "application/gzip"
+GZIP_SUFFIX = "-gzip"  # the gzip variant's ETag: the identity tag plus this
 COMPRESSIBLE = {"application/xml", "text/xml", "text/plain", "text/html", "text/xsl",
                 "application/xslt+xml", "application/json", "text/css",
                 "application/rss+xml", "application/atom+xml"}
@@ -46,7 +47,7 @@ def variant_etag(etag: str) -> str:
     mod_deflate does the same `-gzip` suffix). Otherwise a cache holding one variant could
     answer a 304 for the other.
     """
-    return f"{etag}-gzip"
+    return f"{etag}{GZIP_SUFFIX}"
 
 
 def encode_response(resp: BaseResponse) -> BaseResponse:
@@ -62,12 +63,16 @@ def encode_response(resp: BaseResponse) -> BaseResponse:
         return resp
     etag, weak = resp.get_etag()
     if resp.status_code == 304:
-        # The view matched If-None-Match against the identity tag (the client holds that
-        # copy: keep its tag) or, without If-None-Match, If-Modified-Since: then the tag
-        # is the one of the variant we would have sent.
-        if etag and not request.headers.get("If-None-Match"):
+        if not etag or etag.endswith(GZIP_SUFFIX):
+            return resp  # already the gzip variant's answer (web.negotiate)
+        if not request.headers.get("If-None-Match"):
+            # If-Modified-Since matched: the 304 carries the tag of the variant selected.
             resp.set_etag(variant_etag(etag), bool(weak))
-        return resp
+            return resp
+        # The view matched If-None-Match against the identity tag, but this request
+        # selects the gzip variant, which has its own strong tag (RFC 9110 13.1.2): compare
+        # with that one below. The view's body is still in the response.
+        resp.status_code = 200
     resp.set_data(gzip_bytes(resp.get_data()))
     resp.headers["Content-Encoding"] = "gzip"
     if etag:

@@ -39,8 +39,13 @@ def negotiated(doc: Document, as_html: bool) -> BaseResponse:
     want = wants()
     if want.html and as_html:
         return html_response(doc)
-    probe = conditional(Response(b"", content_type=XML_TYPE), doc.etag, doc.lastmod)
+    # RFC 9110 13.1.2: If-None-Match is compared with the tag of the representation this
+    # request selects, so a client taking gzip revalidates with the gzip variant's tag only.
+    selected = variant_etag(doc.etag) if want.gzip else doc.etag
+    probe = conditional(Response(b"", content_type=XML_TYPE), selected, doc.lastmod)
     if probe.status_code == 304:
+        if want.gzip:
+            add_vary(probe, "Accept-Encoding")
         return probe
     if want.gzip:
         doc, packed = gzipped(doc)

@@ -22,10 +22,11 @@ from werkzeug.wrappers.response import Response as BaseResponse
 from wpsitemaps.paths import STYLESHEETS
 from wpsitemaps.paths import XSL_DIR
 from wpsitemaps.serving import documents
+from wpsitemaps.serving import variants
 from wpsitemaps.serving.documents import Address
 from wpsitemaps.serving.documents import NoSuchDocument
 from wpsitemaps.serving.service import Service
-from wpsitemaps.serving.variants import gzipped
+from wpsitemaps.serving.variants import gzip_bytes
 from wpsitemaps.sitemaps.feeds import FEED_PATHS
 from wpsitemaps.sitemaps.providers.base import NotReady
 from wpsitemaps.web import robots
@@ -35,7 +36,7 @@ from wpsitemaps.web.context import note_document
 from wpsitemaps.web.context import noted_document
 from wpsitemaps.web.context import service
 from wpsitemaps.web.context import session
-from wpsitemaps.web.feeds import feed
+from wpsitemaps.web.feeds import feed_bytes
 from wpsitemaps.web.gzip import COPIED
 from wpsitemaps.web.gzip import GZIP_TYPE
 from wpsitemaps.web.headers import RETRY_AFTER_SECONDS
@@ -90,8 +91,9 @@ def gzipped_sitemap(stem: str) -> BaseResponse:
     if filename == "sitemap.xml":
         return redirect(request.script_root + "/sitemap_index.xml.gz", code=301)
     if f"/{filename}" in FEED_PATHS:
-        # A feed is not a sitemap: its own answer, as `/{name}.xml` gives it.
-        return feed(filename)
+        # A `.gz` answer is always gzip: the gzip file of the feed's bytes, as for sitemaps.
+        body, updated = feed_bytes(filename)
+        return gz_answer(gzip_bytes(body), updated)
     address = parsed(filename)
     if address.filename != filename:
         return redirect(f"{request.script_root}/{address.filename}.gz", code=301)
@@ -99,15 +101,21 @@ def gzipped_sitemap(stem: str) -> BaseResponse:
 
 
 def gz_file(doc: documents.Document) -> BaseResponse:
-    """The `.xml.gz` answer of a document: its gzip twin as a file of its own."""
-    doc, packed = gzipped(doc)
-    resp = Response(packed.body, content_type=GZIP_TYPE)
-    inner = set_headers(Response(), doc.etag, doc.lastmod)
+    """The `.xml.gz` answer of a document: its gzip file (serving.variants.gz_file)."""
+    doc, packed = variants.gz_file(doc)
+    return gz_answer(packed.body, doc.lastmod, doc.age)
+
+
+def gz_answer(packed: bytes, lastmod: datetime | None, age: float | None = None) -> BaseResponse:
+    """A gzip file as a resource of its own: `application/gzip`, no Content-Encoding, the
+    caching headers of what it packs, and its own ETag (the SHA-256 of the gzip bytes)."""
+    resp = Response(packed, content_type=GZIP_TYPE)
+    inner = set_headers(Response(), "", lastmod)
     for name in COPIED:
         resp.headers[name] = inner.headers[name]
-    if doc.age is not None:
-        resp.headers["Age"] = str(int(doc.age))
-    resp.set_etag(hashlib.sha256(packed.body).hexdigest())
+    if age is not None:
+        resp.headers["Age"] = str(int(age))
+    resp.set_etag(hashlib.sha256(packed).hexdigest())
     return resp.make_conditional(request)
 
 
@@ -142,20 +150,17 @@ def database_unavailable(exc: Exception) -> BaseResponse:
         if background is not None and service().settings.cache_ttl > 0:
             background.rescue(known_resolution())
     answer = answer_without_database()
-    if answer is not None:
-        if not isinstance(exc, DatabaseUnavailable):
-            # One line, no traceback: a stored copy must not hide an error for hours (a
-            # revoked GRANT looks like this too), nor a traceback per request fill the log.
-            cause = getattr(exc, "orig", None) or exc
-            log.warning("database error (%s: %s); %s answered from its stored copy",
-                        cause.__class__.__name__, str(cause)[:200], request.path)
-        return answer
-    if isinstance(exc, DatabaseUnavailable):
-        # Not asked at all (the breaker is open, or the request's time is spent): the
-        # breaker logs the outage once; a traceback per request would fill the log.
-        log.info("database unavailable: %s", exc)
+    if isinstance(exc, DatabaseUnavailable) or failure(exc) in ("silent", "locked"):
+        # Not asked at all (the breaker is open, or the request's time is spent), or what
+        # trips the breaker: the breaker logs the outage once, with its count.
+        log.debug("database unavailable: %s", exc)
     else:
-        log.error("database unavailable: %s", exc.__class__.__name__, exc_info=exc)
+        # One line when the database starts failing and one when it answers again, never a
+        # traceback per request (an outage at crawler rates would fill the log disk); a
+        # stored copy must not hide an error for hours either (a reminder every 5 minutes).
+        service().outage.failed(exc, request.path, stored=answer is not None)
+    if answer is not None:
+        return answer
     return plain("Service unavailable: the WordPress database cannot be read right now.",
                  503, **{"Retry-After": str(RETRY_AFTER_SECONDS)})
 

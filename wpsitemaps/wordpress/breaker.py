@@ -75,8 +75,8 @@ class Breaker:
                 return
             self._down_since, self._why, self._replay = time.monotonic(), why, replay
             self._refused = 0
-        log.error("database %s: requests are answered from the page store (or 503) without "
-                  "asking it until it answers a probe (every %g s)",
+        log.error("wpsitemaps: database %s: requests are answered from the page store (or "
+                  "503) without asking it until it answers a probe (every %g s)",
                   "lock wait ran out" if why == "locked" else "did not answer in time",
                   self.every)
         threading.Thread(target=self._watch, name="wpsitemaps-db-probe", daemon=True).start()
@@ -92,8 +92,8 @@ class Breaker:
         with self._lock:
             since, refused = self._down_since or time.monotonic(), self._refused
             self._down_since, self._replay = None, None
-        log.warning("database answers again after %.1f s; %d requests were answered without "
-                    "asking it", time.monotonic() - since, refused)
+        log.warning("wpsitemaps: database answers again after %.1f s; %d requests were "
+                    "answered without asking it", time.monotonic() - since, refused)
 
     def _try(self) -> bool:
         """One probe after a pause: whether the database answered it."""

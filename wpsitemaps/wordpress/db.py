@@ -26,6 +26,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
 
 from wpsitemaps.config import Settings
+from wpsitemaps.metrics import DATABASE_ERRORS
 from wpsitemaps.wordpress.breaker import Breaker
 from wpsitemaps.wordpress.breaker import Replay
 from wpsitemaps.wordpress.limits import HOUSEKEEPING
@@ -37,6 +38,7 @@ from wpsitemaps.wordpress.limits import failure
 from wpsitemaps.wordpress.limits import remaining
 from wpsitemaps.wordpress.limits import spent
 from wpsitemaps.wordpress.limits import within
+from wpsitemaps.wordpress.outage import Outage
 
 log = logging.getLogger(__name__)
 PAGED_SWITCH = "optimizer_switch='exists_to_in=off,rowid_filter=off'"
@@ -47,9 +49,11 @@ def _decode(raw: bytes) -> str:
     return raw.decode("utf-8", "replace")
 
 
-def make_engine(settings: Settings, breaker: Breaker | None = None) -> Engine:
+def make_engine(settings: Settings, breaker: Breaker | None = None,
+                outage: Outage | None = None) -> Engine:
     """Create the engine for the configured database (no connection is made yet); with a
-    breaker, a database that goes silent or holds a lock is probed instead of waited on."""
+    breaker, a database that goes silent or holds a lock is probed instead of waited on;
+    with an outage log, the first statement that succeeds ends a run of failures."""
     limits = Limits(settings.db_timeout, settings.db_background_timeout)
     url = make_url(settings.database_url)
     if url.get_backend_name() == "sqlite":
@@ -61,6 +65,8 @@ def make_engine(settings: Settings, breaker: Breaker | None = None) -> Engine:
     event.listen(engine, "handle_error", guard.on_error)
     if breaker is not None:
         breaker.probe = partial(probe, engine, limits)
+    if outage is not None:
+        event.listen(engine, "after_cursor_execute", lambda *_args: outage.answered())
     return engine
 
 
@@ -168,6 +174,7 @@ class Guard:
         """handle_error: a silence or a held lock trips the breaker (a slow statement, a
         refused connection or a missing table do not: they cost this request only)."""
         why = failure(ctx.original_exception)
+        DATABASE_ERRORS.labels(kind=why or "other").inc()
         if self.breaker is None or why not in ("silent", "locked"):
             return
         replay = None

@@ -69,6 +69,8 @@ class Network:
     subdomain_install: bool = False
     main_site_id: int = 1
     ms_files_rewriting: bool = False
+    # `active_sitewide_plugins` (network-activated plugin files): they run on every site.
+    sitewide_plugins: tuple[str, ...] = ()
 
 
 def blog_prefix(base_prefix: str, blog_id: int) -> str:

@@ -34,6 +34,9 @@ OPTION_NAMES = (
     "current_theme_supports_woocommerce", "_transient_wc_attribute_taxonomies",
     "tribe_events_calendar_options", "wpsitemaps_registry",
     "polylang", "icl_sitepress_settings",
+    # The SEO plugins' sitemap settings (issue #24, wordpress/seoplugins.py).
+    "aioseo_options", "rank-math-options-sitemap", "seopress_xml_sitemap_option_name",
+    "seopress_toggle", "autodescription-site-settings",
 )
 YOAST_TRUE = (True, 1, "1", "on", "true")
 YOAST_PLUGINS = ("wordpress-seo/", "wordpress-seo-premium/")
@@ -93,6 +96,12 @@ class SiteOptions:
         if self.stored_home and self.stored_home != self.home and self.stored_home in content:
             return content.replace(self.stored_home, self.home)
         return content
+
+    @property
+    def active_plugins(self) -> tuple[str, ...]:
+        """The plugin files in `active_plugins` (`folder/file.php`)."""
+        return tuple(str(v) for v in _parsed("active_plugins",
+                                             self.raw.get("active_plugins")).values())
 
     def yoast_on(self, key: str) -> bool:
         """Whether a Yoast `wpseo_titles` switch (noindex-post, disable-author...) is on;

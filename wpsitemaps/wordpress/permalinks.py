@@ -9,6 +9,7 @@ into URLs unchanged, so we do the same.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from urllib.parse import parse_qsl
 from urllib.parse import quote
@@ -171,3 +172,92 @@ def archive_url(site: LinkSite, ctype: ContentType) -> str | None:
     if ctype.archive is None:
         return home_url(site, f"?post_type={ctype.name}")
     return home_url(site, trailing(site, ctype.archive))
+
+
+# Objects WordPress cannot link (docs/sitemaps.md, "Objects left out"). WordPress never
+# stores these slugs itself (wp_insert_post() gives a published post without a title its ID
+# as post_name; sanitize_title() turns '.' into '-' and drops '#', '?' and '/'), but a
+# direct database write or an import can. get_permalink(), get_term_link() and
+# get_author_posts_url() then paste them as they are: an empty slug gives the home URL,
+# '/author/' or '/category/'; a '.' or '..' segment is resolved away by every client
+# (RFC 3986 5.2.4); '#' or '?' cuts the path. None of those URLs reaches the object, so it
+# is left out of the sitemaps and `wpsitemaps check` names it.
+_DOT_SEGMENTS = frozenset({".", "..", "%2e", "%2e%2e", ".%2e", "%2e."})
+_TAG = re.compile(r"%([^/%]+)%")
+_HEX_PAIR = re.compile(r"[0-9A-Fa-f]{2}")
+
+
+def slug_problem(slug: str, in_query: bool = False) -> str | None:
+    """Why a slug (or a slug path 'parent/child') cannot be part of a URL, or None;
+    `in_query`: it is a query value ('?book=slug'), where dots and '?' are harmless."""
+    if not slug.strip("/"):
+        return "empty slug"
+    if "#" in slug:
+        return "'#' in slug"
+    if in_query:
+        # add_query_arg() pastes the value unencoded: '&' starts another argument.
+        return "'&' in slug" if "&" in slug else None
+    if any(seg.lower() in _DOT_SEGMENTS for seg in slug.split("/")):
+        return "dot segment in slug"
+    if "?" in slug:
+        return "'?' in slug"
+    return None
+
+
+def structure_problem(structure: str) -> str | None:
+    """Why no post of type post has a URL reaching it under this permalink structure: a tag
+    get_permalink() leaves in every URL, or a '#' that makes the rest of each URL a
+    fragment (sanitize_option() keeps both)."""
+    tags = unknown_tags(structure)
+    if tags:
+        return f"unknown permalink tag {tags[0]}"
+    return "'#' in the permalink structure" if "#" in structure else None
+
+
+def unknown_tags(structure: str) -> list[str]:
+    """The %tags% of a permalink structure get_permalink() does not fill (WordPress 6.1
+    accepts any '%tag%' in the setting and leaves an unknown one in the URL as it is:
+    sanitize_option('permalink_structure') only asks for one tag)."""
+    known = set(STRUCTURE_TAGS)
+    return [m.group(0) for m in _TAG.finditer(structure)
+            if m.group(0) not in known and not _HEX_PAIR.fullmatch(m.group(1))]
+
+
+def post_problem(site: LinkSite, ctype: ContentType, post: PostLink) -> str | None:
+    """Why get_permalink() gives no URL that reaches this post, or None."""
+    if not site.structure and (ctype.builtin or not ctype.query_var):
+        return None  # ?p=, ?page_id=, ?post_type=&p=: the ID alone
+    if post.post_type == "page":
+        if site.show_on_front == "page" and site.page_on_front == post.id:
+            return None  # the home URL is its URL
+        return _path_problem(post)
+    if ctype.builtin:
+        problem = structure_problem(site.structure)
+        if problem is not None:
+            return problem
+        if "%postname%" not in site.structure and "%pagename%" not in site.structure:
+            return None  # e.g. /%post_id%/: the slug is not in the URL
+        return slug_problem(post.name)
+    if ctype.base is None and not ctype.query_var:
+        return None
+    return _path_problem(post, in_query=ctype.base is None)
+
+
+def _path_problem(post: PostLink, in_query: bool = False) -> str | None:
+    """slug_problem() of the post's own slug, then of its page URI (ancestors' slugs)."""
+    return (slug_problem(post.name, in_query)
+            or (slug_problem(post.uri, in_query) if post.uri else None))
+
+
+def term_problem(ctype: ContentType, slug: str, ancestors: tuple[str, ...] = ()) -> str | None:
+    """Why get_term_link() gives no URL that reaches this term, or None."""
+    if ctype.base is None:
+        # ?cat=ID for categories, else the slug as a query value.
+        return None if ctype.name == "category" else slug_problem(slug, in_query=True)
+    path = (*ancestors, slug) if ctype.hierarchical else (slug,)
+    return next(filter(None, map(slug_problem, path)), None)
+
+
+def author_problem(ctype: ContentType, nicename: str) -> str | None:
+    """Why get_author_posts_url() gives no URL that reaches this author, or None."""
+    return None if ctype.base is None else slug_problem(nicename)

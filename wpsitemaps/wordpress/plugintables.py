@@ -1,4 +1,5 @@
-"""Tables that only some sites have, defined once beside schema.py: WPML's and Yoast's.
+"""Tables that only some sites have, defined once beside schema.py: WPML's, Yoast's,
+AIOSEO's and WooCommerce's attribute table.
 
 They exist only where the plugin is (or was) installed, so callers check for them before
 reading (queries/wpml.py, headless/queries.py, queries/yoast.py). As in schema.py, only the
@@ -73,3 +74,26 @@ def yoast_indexable(prefix: str) -> Table:
                  Column("is_robots_noindex", Boolean),
                  Column("has_public_posts", Boolean),
                  Column("canonical", Text))
+
+
+@functools.lru_cache(maxsize=64)
+def aioseo_posts(prefix: str) -> Table:
+    """All in One SEO 4's `{prefix}aioseo_posts`: one row per post it has settings for
+    (all-in-one-seo-pack 4.9.9 `app/Common/Models/Post.php`, created by
+    `Main/Updates.php` `addInitialCustomTablesForV4()`)."""
+    return Table(_checked(prefix) + "aioseo_posts", MetaData(),
+                 Column("id", BigInteger, primary_key=True),
+                 Column("post_id", BigInteger),
+                 Column("canonical_url", Text),
+                 Column("robots_default", Integer),
+                 Column("robots_noindex", Integer))
+
+
+@functools.lru_cache(maxsize=64)
+def woocommerce_attributes(prefix: str) -> Table:
+    """WooCommerce's `{prefix}woocommerce_attribute_taxonomies`: one row per product
+    attribute, the `pa_{attribute_name}` taxonomies (plugintypes.py)."""
+    return Table(_checked(prefix) + "woocommerce_attribute_taxonomies", MetaData(),
+                 Column("attribute_id", BigInteger, primary_key=True),
+                 Column("attribute_name", String(200)),
+                 Column("attribute_public", Integer))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import replace
@@ -27,11 +28,22 @@ from wpsitemaps.wordpress.network import upload_suffix
 from wpsitemaps.wordpress.options import SiteOptions
 from wpsitemaps.wordpress.options import load_options
 from wpsitemaps.wordpress.permalinks import LinkSite
+from wpsitemaps.wordpress.plugintables import aioseo_posts
+from wpsitemaps.wordpress.queries import seo as qseo
 from wpsitemaps.wordpress.queries import types as qtypes
 from wpsitemaps.wordpress.registration import Registration
 from wpsitemaps.wordpress.rewrite import index_root
 from wpsitemaps.wordpress.schema import WPTables
 from wpsitemaps.wordpress.schema import build_tables
+from wpsitemaps.wordpress.seoplugins import AIOSEO
+from wpsitemaps.wordpress.seoplugins import EVERY
+from wpsitemaps.wordpress.seoplugins import YOAST
+from wpsitemaps.wordpress.seoplugins import SeoChoice
+from wpsitemaps.wordpress.seoplugins import choose
+from wpsitemaps.wordpress.seosettings import PluginSitemap
+from wpsitemaps.wordpress.seosettings import plugin_sitemaps
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -52,11 +64,47 @@ class SiteContext:
     # Multisite only: this site's `{base}blogs` row and its network (None on a single site).
     blog: Blog | None = None
     network: Network | None = None
+    # Which SEO plugins' markers count (issue #24): every known one unless some run.
+    seo: SeoChoice = EVERY
+    # The running SEO plugins' own sitemap settings (wordpress/seosettings.py).
+    seo_sitemaps: tuple[PluginSitemap, ...] = ()
 
     @property
     def multisite(self) -> bool:
         """Whether the site belongs to a network (then authors must be members, ...)."""
         return self.network is not None
+
+    def yoast_on(self, key: str) -> bool:
+        """A Yoast `wpseo_titles` switch, where Yoast's settings count (it runs, or no known
+        SEO plugin does)."""
+        return self.seo.counts(YOAST) and self.options.yoast_on(key)
+
+    def seo_lists_type(self, name: str, taxonomy: bool = False) -> bool:
+        """Whether the SEO plugins that count list this post type (taxonomy) at all."""
+        key = f"noindex-tax-{name}" if taxonomy else f"noindex-{name}"
+        return not self.yoast_on(key) and all(
+            ps.lists_type(name, taxonomy) for ps in self.seo_sitemaps)
+
+    def seo_off_by(self, name: str, taxonomy: bool = False) -> str | None:
+        """The running plugin whose sitemap settings leave this type (taxonomy) out."""
+        return next((ps.plugin for ps in self.seo_sitemaps
+                     if not ps.lists_type(name, taxonomy)), None)
+
+    @property
+    def excluded_posts(self) -> tuple[int, ...]:
+        """Post IDs the running plugins' sitemap settings leave out."""
+        return tuple(sorted({i for ps in self.seo_sitemaps for i in ps.exclude_posts}))
+
+    @property
+    def excluded_terms(self) -> tuple[int, ...]:
+        """Term IDs the running plugins' sitemap settings leave out."""
+        return tuple(sorted({i for ps in self.seo_sitemaps for i in ps.exclude_terms}))
+
+    @property
+    def excluding_terms(self) -> tuple[int, ...]:
+        """Excluded term IDs whose posts are left out too (AIOSEO)."""
+        return tuple(sorted({i for ps in self.seo_sitemaps if ps.terms_take_posts
+                             for i in ps.exclude_terms}))
 
     @property
     def key(self) -> str:
@@ -134,10 +182,27 @@ def build_site(conn: Connection, settings: Settings, blog: Blog | None = None,
                      options.page_on_front)
     author = builtin_types(options, settings.author_base)[-1]
     types = discover_types(conn, tables, options, settings)
+    seo = seo_choice(conn, options, settings, network)
     return SiteContext(settings, tables, options, types, links, author,
                        resolve_now(settings, options), blog_id_of_site(settings, blog),
                        languages=load_languages(conn, tables, options, settings.table_prefix),
-                       blog=blog, network=network)
+                       blog=blog, network=network,
+                       seo=seo, seo_sitemaps=plugin_sitemaps(seo.active, options.raw))
+
+
+def seo_choice(conn: Connection, options: SiteOptions, settings: Settings,
+               network: Network | None = None) -> SeoChoice:
+    """The SEO plugins whose markers count: the setting `seo_plugins`, else the active ones
+    (the site's and the network's). AIOSEO 4's table is probed once here: a site whose
+    table is missing or not readable keeps serving, without AIOSEO's per-post noindex, and
+    says so in the log and in `check`."""
+    seo = choose(options.active_plugins, network.sitewide_plugins if network else (),
+                 settings.seo_plugins)
+    if seo.runs(AIOSEO) and not qseo.readable(conn, aioseo_posts(settings.table_prefix)):
+        log.warning("All in One SEO is active but %saioseo_posts cannot be read: its "
+                    "per-post noindex is not applied", settings.table_prefix)
+        seo = replace(seo, unreadable=(AIOSEO,))
+    return seo
 
 
 def site_key(blog_id: int) -> str:

@@ -51,3 +51,24 @@ def type_report(conn: Connection, site: SiteContext) -> list[str]:
             out += _line("taxonomy", name, used[name], "terms used",
                          reports.get(("taxonomy", name)), listed)
     return out
+
+
+def unserved(conn: Connection, site: SiteContext) -> list[str]:
+    """One line per post type or taxonomy with published content that is not served for
+    want of evidence (the report above gives the configuration line that lists it)."""
+    reports = {(r.kind, r.name): r for r in site.types.report}
+    out: list[str] = []
+    for kind, counts, listed, unit in (
+            ("post type", qtypes.published_by_type(conn, site.tables),
+             {t.name for t in site.types.post_types}, "published"),
+            ("taxonomy", qtypes.used_terms_by_taxonomy(conn, site.tables),
+             {t.name for t in site.types.taxonomies}, "terms used")):
+        for name, count in sorted(counts.items()):
+            report = reports.get((kind, name))
+            if name in SILENT or name in listed or (report is not None and not report.fix):
+                continue
+            why = report.evidence if report is not None else "no trace in the database"
+            out.append(f"{kind} {name}: {count} {unit}, NOT served ({why}); a "
+                       f"[{'post_types' if kind == 'post type' else 'taxonomies'}.{name}] "
+                       "table in the configuration lists it (see above)")
+    return out

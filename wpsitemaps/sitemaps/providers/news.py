@@ -22,6 +22,7 @@ from sqlalchemy import Connection
 from sqlalchemy import and_
 from sqlalchemy import false
 from sqlalchemy import or_
+from sqlalchemy import true
 
 from wpsitemaps.cache.values import Values
 from wpsitemaps.entries import NewsEntry
@@ -36,6 +37,7 @@ from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.dates import utc
 from wpsitemaps.wordpress.queries import news as qnews
 from wpsitemaps.wordpress.queries.rows import PostRow
+from wpsitemaps.wordpress.seoplugins import YOAST
 from wpsitemaps.wordpress.site import SiteContext
 
 NEWS_WINDOW = timedelta(hours=48)
@@ -116,8 +118,10 @@ class NewsProvider(Provider):
         if not listed:
             return [("listed", false())]
         ids, slugs = excluded_category_keys(site.settings.news_excluded_categories)
+        # Yoast News SEO's exclusions are Yoast's: leftovers where another plugin runs.
+        yoast = site.seo.counts(YOAST)
         return [("listed", or_(*listed)), ("window", window),
-                ("news_excluded", ~qnews.news_excluded(t)),
+                ("news_excluded", ~qnews.news_excluded(t) if yoast else true()),
                 ("category", ~qnews.in_categories(t, ids, slugs))]
 
     @property

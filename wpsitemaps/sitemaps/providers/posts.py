@@ -80,7 +80,10 @@ def post_entries(conn: Connection, site: SiteContext, ctype: ContentType,
     out: dict[int, UrlEntry] = {}
     for r in rows:
         pid = int(r.ID)
-        loc = encode_url(links[pid])
+        link = links.get(pid)
+        if link is None:
+            continue  # no URL reaches it (permalinks.post_problem())
+        loc = encode_url(link)
         if not is_listable(loc):
             log.debug("post %s left out: URL not listable (%d chars)", pid, len(loc))
             continue
@@ -107,13 +110,27 @@ def build_entries(conn: Connection, site: SiteContext, ctype: ContentType,
     return out
 
 
-def canonical_sets(lists: dict[int, dict[str, list[str]]]) -> dict[int, set[str]]:
-    """{ID: stripped canonical override values} of the posts that have a non-empty one."""
+def canonical_sets(lists: dict[int, dict[str, list[str]]],
+                   counted: tuple[str, ...] = qp.canonical_keys()) -> dict[int, set[str]]:
+    """{ID: stripped canonical override values} of the posts that have a non-empty one, of
+    the meta keys that count (qp.canonical_keys(site.seo))."""
     out: dict[int, set[str]] = {}
     for pid, keys in lists.items():
-        values = {v.strip() for k in qp.CANONICAL_KEYS for v in keys.get(k, []) if v != ""}
+        values = {v.strip() for k in counted for v in keys.get(k, []) if v != ""}
         if values:
             out[pid] = values
+    return out
+
+
+def plugin_canonicals(conn: Connection, site: SiteContext, ids: list[int],
+                      overrides: dict[int, set[str]]) -> dict[int, set[str]]:
+    """`overrides` (canonical_sets()) plus AIOSEO 4's `canonical_url` of those posts, where
+    AIOSEO runs (its table, not post meta)."""
+    if not ids or not qp.reads_aioseo(site.seo):
+        return overrides
+    out = {pid: set(values) for pid, values in overrides.items()}
+    for pid, value in qp.aioseo_canonicals(conn, site.tables, ids).items():
+        out.setdefault(pid, set()).add(value.strip())
     return out
 
 
@@ -130,10 +147,13 @@ def settle_canonicals(conn: Connection, site: SiteContext, rows: list[PostRow],
     """Rows of several post types without those whose canonical points elsewhere, and the
     permalinks of all of them (Yoast's primary category applied, as the post pages do): the
     canonical rule settled on the rows a page or feed reads (issue #13)."""
+    counted = qp.canonical_keys(site.seo)
     lists = qp.meta_lists(conn, site.tables, [int(r.ID) for r in rows],
-                          (PRIMARY_CATEGORY_KEY, *qp.CANONICAL_KEYS))
+                          (PRIMARY_CATEGORY_KEY, *counted))
     links = links_by_type(conn, site, rows, qp.first_values(lists))
-    return without_foreign_canonicals(rows, canonical_sets(lists), links), links
+    overrides = plugin_canonicals(conn, site, [int(r.ID) for r in rows],
+                                  canonical_sets(lists, counted))
+    return without_foreign_canonicals(rows, overrides, links), links
 
 
 def _link_input(row: PostRow) -> permalinks.PostLink:
@@ -161,33 +181,43 @@ class PostTypeProvider(TypeProvider):
         `within` only (the news window: a query whose cost depends on the window, not on the
         site); exact for rows within."""
         keep = self._self_canonical(within)
-        return qp.listable(self.site.tables, [self.name], keep, self._exclude())
+        return qp.listable(self.site.tables, [self.name], keep, self._exclude(),
+                           **self._seo_rules())
+
+    def _seo_rules(self) -> dict[str, Any]:
+        """The SEO plugins' part of the listing rules: whose markers count, the posts and
+        terms their sitemap settings leave out (issue #24)."""
+        site = self.site
+        return {"seo": site.seo, "excluded": site.excluded_posts,
+                "excluded_terms": site.excluding_terms}
 
     @memoized
     def bounds_condition(self) -> ColumnElement[bool]:
         """The listing rules without the canonical rule, for the page bounds (see the
         module doc), the video candidates, the feeds and the headless API."""
-        return qp.listable(self.site.tables, [self.name], (), self._exclude(), canonical=False)
+        return qp.listable(self.site.tables, [self.name], (), self._exclude(), canonical=False,
+                           **self._seo_rules())
 
     @memoized
     def page_condition(self) -> ColumnElement[bool]:
         """condition for page queries walking IDs from a bound, without the canonical rule
         (pages settle it on their rows: _read_page)."""
         return qp.listable(self.site.tables, [self.name], (), self._exclude(), keyset=True,
-                           canonical=False)
+                           canonical=False, **self._seo_rules())
 
     def listable_clauses(self, post_id: int) -> qp.Clauses:
         """The named clauses of the listing rules for one post (what `wpsitemaps explain`
         evaluates), its canonical override settled for that post alone."""
         keep = self._self_canonical(self.site.tables.posts.c.ID == post_id)
-        return qp.listable_clauses(self.site.tables, [self.name], keep, self._exclude())
+        return qp.listable_clauses(self.site.tables, [self.name], keep, self._exclude(),
+                                   **self._seo_rules())
 
     def _self_canonical(self, within: ColumnElement[bool]) -> list[int]:
         """IDs matching `within` whose canonical override equals their own permalink (they
         stay listed), the permalink built as a page builds it (primary category too)."""
         conn, site = self.conn, self.site
         candidates: dict[int, set[str]] = {}
-        for row in qp.canonical_candidates(conn, site.tables, self.name, within):
+        for row in qp.canonical_candidates(conn, site.tables, self.name, within, site.seo):
             candidates.setdefault(int(row[0]), set()).add(str(row[1]).strip())
         if not candidates:
             return []
@@ -289,10 +319,12 @@ class PostTypeProvider(TypeProvider):
                 links: dict[int, str]) -> list[PostRow]:
         """The rows of batch that stay listed: no canonical override, or one equal to their
         own permalink. Their meta and the links computed go into `meta` and `links`."""
+        counted = qp.canonical_keys(self.site.seo)
         lists = qp.meta_lists(self.conn, self.site.tables, [int(r.ID) for r in batch],
-                              (*META_KEYS, *qp.CANONICAL_KEYS))
+                              (*META_KEYS, *counted))
         meta.update(qp.first_values(lists))
-        overrides = canonical_sets(lists)  # once: per row it made a page quadratic
+        overrides = plugin_canonicals(  # once: per row it made a page quadratic
+            self.conn, self.site, [int(r.ID) for r in batch], canonical_sets(lists, counted))
         overridden = [r for r in batch if int(r.ID) in overrides]
         if overridden:  # only their links are needed here; the others are built with entries
             links.update(post_links(self.conn, self.site, self.ctype, overridden, meta))
@@ -316,7 +348,7 @@ class PostTypeProvider(TypeProvider):
             if not opts.static_front:
                 return home_links(site, type_mod) or [UrlEntry(home, type_mod)]
             return self._posts_page(type_mod)
-        if opts.yoast_on(f"noindex-ptarchive-{self.name}"):
+        if site.yoast_on(f"noindex-ptarchive-{self.name}"):
             return []
         archive = permalinks.archive_url(links, self.ctype)
         if archive and site.languages is not None:
@@ -332,6 +364,8 @@ class PostTypeProvider(TypeProvider):
         if not rows or page_type is None:
             return []
         urls = post_links(conn, site, page_type, rows)
+        if page_id not in urls:
+            return []
         alts = post_alternates(conn, site, page_type, rows, urls)
         return [UrlEntry(encode_url(urls[page_id]), type_mod, alternates=alts.get(page_id, ()))]
 
@@ -340,7 +374,7 @@ class PostTypeProvider(TypeProvider):
         conn, site = self.conn, self.site
         front_id = site.options.page_on_front
         cond = qp.listable(site.tables, ["page"], self._self_canonical(
-            site.tables.posts.c.ID == front_id))
+            site.tables.posts.c.ID == front_id), seo=site.seo)
         rows = [r for r in qp.page_rows(conn, site.tables, cond, front_id, 1)
                 if int(r.ID) == front_id]
         return build_entries(conn, site, self.ctype, rows) if rows else []

@@ -2,10 +2,11 @@
 
 A term is listed when it has published posts (count > 0) or, in a hierarchical taxonomy, when
 a descendant has (get_terms(hide_empty) keeps such parents: their archive shows the
-descendants' posts); not when noindexed in `wpseo_taxonomy_meta` or Rank Math term meta, nor
-when its Yoast canonical points elsewhere. lastmod is the newest published post in the term
-or its descendants. Terms of one taxonomy are few compared with posts, so selection and
-paging happen over the taxonomy's term rows in Python.
+descendants' posts); not when noindexed or left out by the SEO plugins whose markers count
+(term_marks(): Yoast's `wpseo_taxonomy_meta`, Rank Math, SEOPress and TSF term meta, the
+running plugin's excluded terms), nor when such a canonical points elsewhere. lastmod is the
+newest published post in the term or its descendants. Terms of one taxonomy are few compared
+with posts, so selection and paging happen over the taxonomy's term rows in Python.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+from sqlalchemy import Connection
 
 from wpsitemaps.content.urls import encode_url
 from wpsitemaps.content.urls import is_listable
@@ -31,8 +34,13 @@ from wpsitemaps.wordpress import permalinks
 from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.dates import utc
 from wpsitemaps.wordpress.phpdata import as_dict
+from wpsitemaps.wordpress.phpdata import unserialize
 from wpsitemaps.wordpress.queries import terms as qt
 from wpsitemaps.wordpress.queries.rows import TermRow
+from wpsitemaps.wordpress.seoplugins import RANK_MATH
+from wpsitemaps.wordpress.seoplugins import SEOPRESS
+from wpsitemaps.wordpress.seoplugins import TSF
+from wpsitemaps.wordpress.seoplugins import YOAST
 from wpsitemaps.wordpress.site import SiteContext
 
 
@@ -86,6 +94,46 @@ def _yoast_term_meta(site: SiteContext, taxonomy: str) -> dict[int, dict[Any, An
     return out
 
 
+# Term meta of the plugins that keep term settings there: SEOPress (any non-empty
+# `_seopress_robots_index` leaves the term out of its sitemap,
+# `inc/functions/sitemap/template-xml-sitemaps-single-term.php`), Rank Math, and The SEO
+# Framework's serialized `autodescription-term-settings` (`noindex` 1, `canonical`).
+TERM_META_KEYS = ("_seopress_robots_index", "_seopress_robots_canonical",
+                  "rank_math_canonical_url", "autodescription-term-settings")
+
+
+def term_marks(conn: Connection, site: SiteContext, taxonomy: str,
+               term_ids: Sequence[int]) -> dict[int, tuple[list[str], list[str]]]:
+    """{term_id: (reasons it is noindexed or excluded, canonical overrides)} under the
+    markers that count on the site (site.seo)."""
+    seo = site.seo
+    out: dict[int, tuple[list[str], list[str]]] = {tid: ([], []) for tid in term_ids}
+    yoast = _yoast_term_meta(site, taxonomy) if seo.counts(YOAST) else {}
+    rank_math = qt.rank_math_noindex_terms(conn, site.tables, term_ids) if seo.counts(
+        RANK_MATH) else set()
+    meta = qt.term_meta(conn, site.tables, term_ids, TERM_META_KEYS) if any(
+        seo.runs(p) for p in (RANK_MATH, SEOPRESS, TSF)) else {}
+    excluded = {tid: ps.plugin for ps in site.seo_sitemaps for tid in ps.exclude_terms}
+    for tid, (noindex, canonicals) in out.items():
+        settings, own = yoast.get(tid, {}), meta.get(tid, {})
+        tsf = as_dict(unserialize(own.get("autodescription-term-settings"), "TSF term"))
+        for plugin, on in ((YOAST, settings.get("wpseo_noindex") == "noindex"),
+                           (RANK_MATH, tid in rank_math),
+                           (SEOPRESS, seo.runs(SEOPRESS) and own.get("_seopress_robots_index")),
+                           (TSF, seo.runs(TSF) and str(tsf.get("noindex")) == "1")):
+            if on:
+                noindex.append(f"noindexed by {plugin}")
+        if tid in excluded:
+            noindex.append(f"left out by {excluded[tid]}'s sitemap settings (excluded terms)")
+        for plugin, value in ((YOAST, settings.get("wpseo_canonical")),
+                              (RANK_MATH, own.get("rank_math_canonical_url")),
+                              (SEOPRESS, own.get("_seopress_robots_canonical")),
+                              (TSF, tsf.get("canonical"))):
+            if value and (plugin == YOAST or seo.runs(plugin)):
+                canonicals.append(str(value).strip())
+    return out
+
+
 class TaxonomyProvider(TypeProvider):
     """One taxonomy's sitemap (name = taxonomy name: category-sitemap.xml...)."""
 
@@ -114,8 +162,7 @@ class TaxonomyProvider(TypeProvider):
         rows = qt.taxonomy_terms(conn, site.tables, self.name)
         by_id = {int(r.term_id): r for r in rows}
         family = _descendants(rows)
-        yoast = _yoast_term_meta(site, self.name)
-        rank_math = qt.rank_math_noindex_terms(conn, site.tables, by_id)
+        marks = term_marks(conn, site, self.name, list(by_id))
         languages, groups = term_translations(
             conn, site, self.name, {tid: int(r.term_taxonomy_id) for tid, r in by_id.items()})
         urls = {tid: term_link(site, self.name, permalinks.term_url(
@@ -125,27 +172,30 @@ class TaxonomyProvider(TypeProvider):
         # its descendants'): PLL_Frontend_Links::get_translation_url().
         with_posts = {tid for tid in by_id
                       if any(int(by_id[d].posts or 0) > 0 for d in family[tid])}
+        # Terms no URL reaches (permalinks.term_problem()): not listed, nobody's hreflang.
+        problems = {tid: problem for tid, r in by_id.items()
+                    if (problem := permalinks.term_problem(self.ctype, str(r.slug or ""),
+                                                           _ancestors(tid, by_id))) is not None}
+        linked = {t: urls[t] for t in with_posts if t not in problems}
         out: list[tuple[int, str, Term | None, list[str]]] = []
         for r in rows:
             tid = int(r.term_id)
             reasons: list[str] = []
             if tid not in with_posts:
                 reasons.append("empty: no published post in it or in a term below it")
-            settings = yoast.get(tid, {})
-            if settings.get("wpseo_noindex") == "noindex":
-                reasons.append("noindexed by Yoast")
-            if tid in rank_math:
-                reasons.append("noindexed by Rank Math")
+            noindex, canonicals = marks[tid]
+            reasons.extend(noindex)
             url = urls[tid]
-            canonical = str(settings.get("wpseo_canonical") or "").strip()
+            if tid in problems:
+                reasons.append(f"no URL reaches it: {problems[tid]} (wpsitemaps check)")
             loc = encode_url(url)
-            if canonical and canonical != url:
-                reasons.append(f"canonical points to {canonical}")
+            reasons.extend(f"canonical points to {c}" for c in dict.fromkeys(canonicals)
+                           if c and c != url)
             if not is_listable(loc):
                 reasons.append(f"its URL cannot be listed: {loc}")
             term = None
             if not reasons:
-                alts = self._alternates(tid, groups, {t: urls[t] for t in with_posts})
+                alts = self._alternates(tid, groups, linked)
                 term = Term(tid, loc, tuple(int(by_id[d].term_taxonomy_id)
                                             for d in family[tid]), alts)
             out.append((tid, loc, term, reasons))

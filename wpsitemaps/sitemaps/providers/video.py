@@ -94,7 +94,8 @@ class VideoProvider(Provider):
             front = site.options.page_on_front
             if provider.name == "page" and site.options.static_front and front > 0:
                 # The page sitemap lists the front page as its first link (the home URL).
-                listed.append(and_(p.c.ID == front, qp.listable(site.tables, ["page"])))
+                listed.append(and_(p.c.ID == front, qp.listable(site.tables, ["page"],
+                                                                seo=site.seo)))
         if not listed:
             return p.c.ID < 0
         return and_(or_(*listed), qv.may_have_videos(site.tables))
@@ -165,7 +166,8 @@ def _post_facts(row: PostRow, found: PageVideos, site: SiteContext) -> PostFacts
     uploader = html.unescape(display).strip() or None
     info = (encode_url(author_link(site, permalinks.author_url(site.links, site.author_type,
                                                                  uid, nicename)))
-            if uploader and nicename else None)
+            if uploader and permalinks.author_problem(site.author_type, nicename) is None
+            else None)
     return PostFacts(pid, video_title(str(row.post_title or ""), description), description,
                      utc(row.post_date_gmt), found.featured.get(pid),
                      tag_list(found.tags.get(pid, [])), uploader, info,

@@ -18,6 +18,7 @@ from sqlalchemy.exc import DBAPIError
 from wpsitemaps.wordpress.network import Blog
 from wpsitemaps.wordpress.network import Network
 from wpsitemaps.wordpress.network import blog_prefix
+from wpsitemaps.wordpress.phpdata import as_dict
 from wpsitemaps.wordpress.phpdata import unserialize
 from wpsitemaps.wordpress.queries.rows import HomeRow
 from wpsitemaps.wordpress.schema import NetworkTables
@@ -93,11 +94,13 @@ def network(conn: Connection, base_prefix: str, site_id: int = 1) -> Network:
     meta = {str(k): str(v or "") for k, v in conn.execute(
         select(sm.meta_key, sm.meta_value).where(
             sm.site_id == site_id,
-            sm.meta_key.in_(["subdomain_install", "ms_files_rewriting", "main_site"])))}
+            sm.meta_key.in_(["subdomain_install", "ms_files_rewriting", "main_site",
+                             "active_sitewide_plugins"])))}
     domain, path = (str(row.domain or ""), str(row.path or "/")) if row else ("", "/")
     main = _int(meta.get("main_site")) or _main_site(conn, t, domain, path) or 1
+    sitewide = as_dict(unserialize(meta.get("active_sitewide_plugins"), "sitemeta"))
     return Network(base_prefix, site_id, domain, path, _on(meta.get("subdomain_install")),
-                   main, _on(meta.get("ms_files_rewriting")))
+                   main, _on(meta.get("ms_files_rewriting")), tuple(map(str, sitewide)))
 
 
 def _main_site(conn: Connection, t: NetworkTables, domain: str, path: str) -> int | None:

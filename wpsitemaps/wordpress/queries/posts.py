@@ -19,6 +19,7 @@ from sqlalchemy import Connection
 from sqlalchemy import and_
 from sqlalchemy import case
 from sqlalchemy import exists
+from sqlalchemy import false
 from sqlalchemy import func
 from sqlalchemy import or_
 from sqlalchemy import select
@@ -29,11 +30,18 @@ from sqlalchemy.types import Boolean
 from wpsitemaps.entries import PageBound
 from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.dates import utc
+from wpsitemaps.wordpress.plugintables import aioseo_posts
 from wpsitemaps.wordpress.queries.rows import PostRow
 from wpsitemaps.wordpress.queries.rows import WPDate
 from wpsitemaps.wordpress.schema import WPTables
+from wpsitemaps.wordpress.seoplugins import AIOSEO
+from wpsitemaps.wordpress.seoplugins import EVERY
+from wpsitemaps.wordpress.seoplugins import RANK_MATH
+from wpsitemaps.wordpress.seoplugins import SEOPRESS
+from wpsitemaps.wordpress.seoplugins import TSF
+from wpsitemaps.wordpress.seoplugins import YOAST
+from wpsitemaps.wordpress.seoplugins import SeoChoice
 
-CANONICAL_KEYS = ("_yoast_wpseo_canonical", "rank_math_canonical_url")
 IN_CHUNK = 1000
 # What a post sitemap reads post_content for: images (content.images._MAY_HAVE_IMAGES, upper
 # case too for binary collations) and <!--nextpage--> parts. Other rows get '' from SQL, so
@@ -48,39 +56,111 @@ def chunks(ids: Iterable[int]) -> Iterable[list[int]]:
         yield items[start:start + IN_CHUNK]
 
 
-# The plugins whose post meta marks a post noindex, as explain names them (NOINDEX_PLUGINS)
-# and as noindexed() tests them, from the same list.
-NOINDEX_PLUGINS = ("Yoast", "Rank Math", "All in One SEO", "SEOPress")
+# The plugins whose markers explain names (NOINDEX_PLUGINS) and noindexed() tests, from the
+# same rules: post meta (seoplugins.py says which plugins count on a site).
+NOINDEX_PLUGINS = (YOAST, RANK_MATH, AIOSEO, SEOPRESS, TSF)
+# Post meta canonical overrides, per plugin; where no known plugin is active only Yoast's and
+# Rank Math's count, as before issue #24.
+CANONICAL_META = {YOAST: "_yoast_wpseo_canonical", RANK_MATH: "rank_math_canonical_url",
+                  SEOPRESS: "_seopress_robots_canonical", TSF: "_genesis_canonical_uri"}
+CANONICAL_KEYS = tuple(CANONICAL_META.values())  # every key, for readers of raw meta
+FALLBACK_CANONICAL = (YOAST, RANK_MATH)
 
 
-def _noindex_rules(t: WPTables) -> list[tuple[str, ColumnElement[bool]]]:
-    """(plugin, meta row condition) for each plugin's noindex marker."""
-    m = t.postmeta
-    return [
-        ("Yoast", and_(m.c.meta_key == "_yoast_wpseo_meta-robots-noindex", m.c.meta_value == "1")),
-        ("Rank Math", and_(m.c.meta_key == "rank_math_robots", m.c.meta_value.like("%noindex%"))),
-        ("All in One SEO", and_(m.c.meta_key == "_aioseop_noindex", m.c.meta_value == "on")),
-        ("SEOPress", and_(m.c.meta_key == "_seopress_robots_index", m.c.meta_value == "yes")),
-    ]
+def canonical_keys(seo: SeoChoice = EVERY) -> tuple[str, ...]:
+    """The post meta keys whose canonical override counts on the site."""
+    names = FALLBACK_CANONICAL if seo.fallback else seo.active
+    return tuple(CANONICAL_META[n] for n in names if n in CANONICAL_META)
 
 
-def noindexed(t: WPTables, plugin: str | None = None) -> ColumnElement[bool]:
-    """EXISTS a post meta row by which an SEO plugin (or the one named) marks the post noindex.
+def _meta_rules(t: WPTables, seo: SeoChoice) -> list[tuple[str, ColumnElement[bool]]]:
+    """(plugin, meta row condition) for each counting plugin's post meta noindex marker.
 
     Yoast `_yoast_wpseo_meta-robots-noindex` = '1' ('2' forces index), Rank Math
     `rank_math_robots` (serialized array) containing 'noindex', All in One SEO 3.x
-    `_aioseop_noindex` = 'on', SEOPress `_seopress_robots_index` = 'yes'.
+    `_aioseop_noindex` = 'on' (only where no known plugin is active: AIOSEO 4 never reads
+    it), SEOPress `_seopress_robots_index` = 'yes', The SEO Framework `_genesis_noindex` =
+    '1' ('-1' forces index).
     """
-    p, m = t.posts, t.postmeta
-    rules = [cond for name, cond in _noindex_rules(t) if plugin in (None, name)]
-    return exists().where(m.c.post_id == p.c.ID, or_(*rules))
+    m = t.postmeta
+    rules = {
+        YOAST: and_(m.c.meta_key == "_yoast_wpseo_meta-robots-noindex", m.c.meta_value == "1"),
+        RANK_MATH: and_(m.c.meta_key == "rank_math_robots", m.c.meta_value.like("%noindex%")),
+        SEOPRESS: and_(m.c.meta_key == "_seopress_robots_index", m.c.meta_value == "yes"),
+        TSF: and_(m.c.meta_key == "_genesis_noindex", m.c.meta_value == "1"),
+    }
+    if seo.fallback:
+        rules[AIOSEO] = and_(m.c.meta_key == "_aioseop_noindex", m.c.meta_value == "on")
+    return [(name, rules[name]) for name in NOINDEX_PLUGINS
+            if name in rules and seo.counts(name)]
 
 
-def has_canonical(t: WPTables) -> ColumnElement[bool]:
-    """EXISTS a non-empty canonical override (Yoast or Rank Math)."""
+def _aioseo_noindexed(t: WPTables) -> ColumnElement[bool]:
+    """EXISTS an AIOSEO 4 row noindexing the post: robots_default = 0 AND robots_noindex = 1
+    (all-in-one-seo-pack 4.9.9 `app/Common/Sitemap/Query.php` `posts()`)."""
+    ap = aioseo_posts(table_prefix(t))
+    return exists().where(ap.c.post_id == t.posts.c.ID, ap.c.robots_default == 0,
+                          ap.c.robots_noindex == 1)
+
+
+def noindexed(t: WPTables, seo: SeoChoice = EVERY,
+              plugin: str | None = None) -> ColumnElement[bool]:
+    """Whether a counting SEO plugin (or the one named) marks the post noindex: one EXISTS
+    over its post meta, plus AIOSEO 4's own table where AIOSEO runs and it is readable."""
     p, m = t.posts, t.postmeta
-    return exists().where(m.c.post_id == p.c.ID, m.c.meta_key.in_(CANONICAL_KEYS),
-                          m.c.meta_value != "")
+    rules = [cond for name, cond in _meta_rules(t, seo) if plugin in (None, name)]
+    found: list[ColumnElement[bool]] = []
+    if rules:
+        found.append(exists().where(m.c.post_id == p.c.ID, or_(*rules)))
+    if seo.runs(AIOSEO) and AIOSEO not in seo.unreadable and plugin in (None, AIOSEO):
+        found.append(_aioseo_noindexed(t))
+    return or_(*found) if found else false()
+
+
+def reads_aioseo(seo: SeoChoice) -> bool:
+    """Whether AIOSEO 4's table counts: AIOSEO runs and its table could be read."""
+    return seo.runs(AIOSEO) and AIOSEO not in seo.unreadable
+
+
+def has_canonical(t: WPTables, seo: SeoChoice = EVERY) -> ColumnElement[bool]:
+    """EXISTS a non-empty canonical override of a counting plugin (post meta, or AIOSEO 4's
+    `canonical_url`: AIOSEO's own sitemap keeps such posts, a sitemap should not)."""
+    p, m = t.posts, t.postmeta
+    keys = canonical_keys(seo)
+    found: list[ColumnElement[bool]] = []
+    if keys:
+        found.append(exists().where(m.c.post_id == p.c.ID, m.c.meta_key.in_(keys),
+                                    m.c.meta_value != ""))
+    if reads_aioseo(seo):
+        ap = aioseo_posts(table_prefix(t))
+        found.append(exists().where(ap.c.post_id == p.c.ID, ap.c.canonical_url.is_not(None),
+                                    ap.c.canonical_url != ""))
+    return or_(*found) if found else false()
+
+
+def aioseo_canonicals(conn: Connection, t: WPTables, ids: Iterable[int]) -> dict[int, str]:
+    """{post ID: AIOSEO 4 canonical_url} of the posts that have a non-empty one."""
+    ap = aioseo_posts(table_prefix(t))
+    out: dict[int, str] = {}
+    for chunk in chunks(ids):
+        for pid, value in conn.execute(select(ap.c.post_id, ap.c.canonical_url).where(
+                ap.c.post_id.in_(chunk), ap.c.canonical_url.is_not(None),
+                ap.c.canonical_url != "")):
+            out[int(pid)] = str(value)
+    return out
+
+
+def in_terms(t: WPTables, term_ids: Sequence[int]) -> ColumnElement[bool]:
+    """EXISTS a relation of the post to one of the terms (by term_id, any taxonomy)."""
+    tr, tt = t.term_relationships, t.term_taxonomy
+    return exists().where(tr.c.object_id == t.posts.c.ID,
+                          tt.c.term_taxonomy_id == tr.c.term_taxonomy_id,
+                          tt.c.term_id.in_(list(term_ids)))
+
+
+def table_prefix(t: WPTables) -> str:
+    """The site's table prefix (`wp_`, `wp_2_`), from its posts table."""
+    return str(t.posts.name)[:-len("posts")]
 
 
 class NoIndex(ColumnElement[Any]):
@@ -130,19 +210,25 @@ def published(t: WPTables, post_types: Sequence[str], keyset: bool = False,
 
 def listable_clauses(t: WPTables, post_types: Sequence[str], keep_canonical: Sequence[int] = (),
                      exclude_ids: Sequence[int] = (), keyset: bool = False,
-                     canonical: bool = True) -> Clauses:
+                     canonical: bool = True, seo: SeoChoice = EVERY,
+                     excluded: Sequence[int] = (), excluded_terms: Sequence[int] = ()) -> Clauses:
     """The sitemap condition as named clauses, ANDed by listable() and evaluated one by one
     for a single post by `wpsitemaps explain` (so both read the same rules).
 
     Names: type, status, password (published_clauses), noindex, canonical, first_link (the
-    front page and posts page, listed as first links instead). canonical=False leaves the
-    canonical rule out, for callers that settle it in Python on the rows they read (the post
-    type pages).
+    front page and posts page, listed as first links instead), excluded (IDs the SEO
+    plugin's sitemap settings leave out). canonical=False leaves the canonical rule out, for
+    callers that settle it in Python on the rows they read (the post type pages). `seo`:
+    whose markers count (seoplugins.py).
     """
     p = t.posts
-    clauses = [*published_clauses(t, post_types, keyset), ("noindex", ~noindexed(t))]
+    clauses = [*published_clauses(t, post_types, keyset), ("noindex", ~noindexed(t, seo))]
+    if excluded:
+        clauses.append(("excluded", p.c.ID.not_in(list(excluded))))
+    if excluded_terms:
+        clauses.append(("excluded_term", ~in_terms(t, excluded_terms)))
     if canonical:
-        canonical_ok = ~has_canonical(t)
+        canonical_ok = ~has_canonical(t, seo)
         if keep_canonical:
             canonical_ok = or_(canonical_ok, p.c.ID.in_(list(keep_canonical)))
         clauses.append(("canonical", canonical_ok))
@@ -153,11 +239,14 @@ def listable_clauses(t: WPTables, post_types: Sequence[str], keep_canonical: Seq
 
 def listable(t: WPTables, post_types: Sequence[str], keep_canonical: Sequence[int] = (),
              exclude_ids: Sequence[int] = (), keyset: bool = False,
-             canonical: bool = True) -> ColumnElement[bool]:
+             canonical: bool = True, seo: SeoChoice = EVERY,
+             excluded: Sequence[int] = (), excluded_terms: Sequence[int] = (),
+             ) -> ColumnElement[bool]:
     """The full sitemap condition: published, indexable, no foreign canonical (see
     listable_clauses for canonical=False)."""
     return and_(*(cond for _, cond in listable_clauses(t, post_types, keep_canonical,
-                                                        exclude_ids, keyset, canonical)))
+                                                        exclude_ids, keyset, canonical, seo,
+                                                        excluded, excluded_terms)))
 
 
 def evaluate(conn: Connection, t: WPTables, clauses: Clauses, post_id: int) -> dict[str, bool]:
@@ -349,16 +438,24 @@ def meta_values(conn: Connection, t: WPTables, ids: Iterable[int],
 
 
 def canonical_candidates(conn: Connection, t: WPTables, post_type: str,
-                         within: ColumnElement[bool]) -> list[Any]:
+                         within: ColumnElement[bool], seo: SeoChoice = EVERY) -> list[Any]:
     """(ID, canonical) of published posts of a type that carry a canonical override and
     match `within` (the news window, one post): paged, so no filter is built from every
     override of the type (see wordpress.db._paged)."""
     p, m = t.posts, t.postmeta
     stmt = (select(p.c.ID, m.c.meta_value).join(m, m.c.post_id == p.c.ID)
-            .where(published(t, [post_type]), m.c.meta_key.in_(CANONICAL_KEYS),
+            .where(published(t, [post_type]), m.c.meta_key.in_(canonical_keys(seo)),
                    m.c.meta_value != "", within)
             .execution_options(paged=True))
-    return list(conn.execute(stmt))
+    rows = list(conn.execute(stmt))
+    if reads_aioseo(seo):
+        ap = aioseo_posts(table_prefix(t))
+        rows += list(conn.execute(
+            select(p.c.ID, ap.c.canonical_url).join(ap, ap.c.post_id == p.c.ID)
+            .where(published(t, [post_type]), ap.c.canonical_url.is_not(None),
+                   ap.c.canonical_url != "", within)
+            .execution_options(paged=True)))
+    return rows
 
 
 def attachment_files(conn: Connection, t: WPTables, ids: Iterable[int]) -> dict[int, str]:
@@ -415,3 +512,25 @@ def max_modified(conn: Connection, t: WPTables, post_type: str) -> WPDate:
     return conn.execute(select(func.max(p.c.post_modified_gmt))
                         .where(p.c.post_type == post_type,
                                p.c.post_status == "publish")).scalar()
+
+
+def odd_slugs(conn: Connection, t: WPTables, post_types: Sequence[str]) -> list[PostRow]:
+    """Listable posts of the types whose post_name may keep a URL from reaching them
+    (empty, or holding '.', '#', '?', '&' or an escaped dot: permalinks.post_problem()
+    decides), by ID: a short list, as WordPress itself never stores such a slug."""
+    p = t.posts
+    name = p.c.post_name
+    odd = or_(name == "", name.contains(".", autoescape=True), name.contains("#", autoescape=True),
+              name.contains("?", autoescape=True), name.contains("&", autoescape=True),
+              name.ilike("%\\%2e%", escape="\\"))
+    stmt = (select(*post_columns(t, with_content=False))
+            .where(listable(t, post_types), odd).order_by(p.c.ID))
+    return list(conn.execute(stmt))
+
+
+def listable_count(conn: Connection, t: WPTables, post_types: Sequence[str]) -> tuple[int, int]:
+    """(how many, lowest ID) of the listable posts of the types (0, 0 when none)."""
+    p = t.posts
+    row = conn.execute(select(func.count(), func.min(p.c.ID))
+                       .where(listable(t, post_types))).one()
+    return int(row[0] or 0), int(row[1] or 0)

@@ -81,3 +81,18 @@ def terms_by_id(conn: Connection, t: WPTables, term_ids: Iterable[int],
         for term_id, slug, parent in conn.execute(stmt):
             out[int(term_id)] = (str(slug), int(parent or 0))
     return out
+
+
+def term_meta(conn: Connection, t: WPTables, term_ids: Iterable[int],
+              keys: Iterable[str]) -> dict[int, dict[str, str]]:
+    """{term_id: {meta_key: first value}} of the given keys (SEO plugins' term settings)."""
+    tm = t.termmeta
+    wanted = list(keys)
+    out: dict[int, dict[str, str]] = defaultdict(dict)
+    for chunk in chunks(term_ids):
+        stmt = (select(tm.c.term_id, tm.c.meta_key, tm.c.meta_value)
+                .where(tm.c.term_id.in_(chunk), tm.c.meta_key.in_(wanted))
+                .order_by(tm.c.meta_id))
+        for term_id, key, value in conn.execute(stmt):
+            out[int(term_id)].setdefault(str(key), str(value or ""))
+    return dict(out)

@@ -6,13 +6,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sqlalchemy import Connection
-from sqlalchemy import column
 from sqlalchemy import exists
 from sqlalchemy import func
 from sqlalchemy import inspect
 from sqlalchemy import select
-from sqlalchemy import table
+from sqlalchemy.exc import SQLAlchemyError
 
+from wpsitemaps.wordpress.causes import denied
+from wpsitemaps.wordpress.limits import transient
+from wpsitemaps.wordpress.plugintables import woocommerce_attributes
 from wpsitemaps.wordpress.schema import WPTables
 
 
@@ -23,14 +25,22 @@ def table_prefix(t: WPTables) -> str:
 
 def attribute_taxonomies(conn: Connection, t: WPTables) -> list[tuple[str, bool]] | None:
     """(attribute_name, attribute_public = 1) of `{prefix}woocommerce_attribute_taxonomies`
-    by attribute_id; None when the table does not exist."""
-    name = f"{table_prefix(t)}woocommerce_attribute_taxonomies"
-    if not inspect(conn).has_table(name):
+    by attribute_id; None when the table does not exist or the user may not read it.
+
+    Optional: the caller then falls back to WooCommerce's cached copy of the table (an
+    option). A missing GRANT must not turn every request into a 503 (issue #25); start-up and
+    `check` name it (wordpress/readiness.py). Outages and time limits still raise.
+    """
+    attrs = woocommerce_attributes(table_prefix(t))
+    try:
+        if not inspect(conn).has_table(attrs.name):
+            return None
+        rows = conn.execute(select(attrs.c.attribute_name, attrs.c.attribute_public)
+                            .order_by(attrs.c.attribute_id)).all()
+    except SQLAlchemyError as exc:
+        if transient(exc) or not denied(exc):
+            raise
         return None
-    attrs = table(name, column("attribute_id"), column("attribute_name"),
-                  column("attribute_public"))
-    rows = conn.execute(select(attrs.c.attribute_name, attrs.c.attribute_public)
-                        .order_by(attrs.c.attribute_id))
     return [(str(n), str(p).strip() == "1") for n, p in rows if n]
 
 

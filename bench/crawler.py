@@ -1,0 +1,218 @@
+"""The crawler profile (issue #26): what Googlebot, Bingbot and SEO tools meet.
+
+A crawler reads the index, then every sitemap it lists, one after the other, and never asks
+for the same document twice within seconds. So each timed request here comes more than
+`gap` seconds (default: the store window plus 0.3 s) after the previous one, on a fresh
+connection, after one untimed pass that rendered and stored every document (the state of a
+site that has been serving for a while). The same documents are then asked again with the
+ETag the first pass got (a crawler's conditional GET: its 304).
+
+    python bench/bench.py crawl --size 100000 --pages 30 --write
+    python bench/bench.py crawl --size 100000 --env WPSITEMAPS_CHANGE_SOURCE=... --write
+
+The same run measures the raw SQL floor of each post page (bench/rawsql.py) and, where php
+and Debian's WordPress are there, WordPress core's own sitemap pages requested the same way.
+"""
+
+from __future__ import annotations
+
+import http.client
+import re
+import statistics
+import tempfile
+import time
+from dataclasses import dataclass
+from dataclasses import field
+from pathlib import Path
+from typing import Any
+
+import build
+import rawsql
+import rowsread
+import servers
+from measure import sitemap_paths
+
+OTHERS = ("/category-sitemap.xml", "/post_tag-sitemap.xml", "/author-sitemap.xml",
+          "/news-sitemap.xml", "/video-sitemap.xml")
+
+
+@dataclass
+class Crawled:
+    """What the crawler met on one document: one request per pass."""
+
+    path: str
+    urls: int = 0
+    status: list[int] = field(default_factory=list)
+    ms: list[float] = field(default_factory=list)
+    not_modified_ms: list[float] = field(default_factory=list)
+    etag: str | None = None
+
+
+class Crawler:
+    """One GET at a time, each at least `gap` seconds after the previous one ended."""
+
+    def __init__(self, port: int, gap: float) -> None:
+        self.port = port
+        self.gap = gap
+        self.last = 0.0
+
+    def get(self, path: str, headers: dict[str, str] | None = None
+            ) -> tuple[float, int, bytes, str | None]:
+        """(ms, status, body, ETag) of one GET on a fresh connection, after the gap."""
+        wait = self.last + self.gap - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=600)
+        try:
+            start = time.perf_counter()
+            conn.request("GET", path, headers={"Accept-Encoding": "identity",
+                                               "User-Agent": "bench-crawler",
+                                               **(headers or {})})
+            resp = conn.getresponse()
+            body = resp.read()
+            ms = (time.perf_counter() - start) * 1000
+            return ms, resp.status, body, resp.getheader("ETag")
+        finally:
+            conn.close()
+            self.last = time.monotonic()
+
+
+def spread(paths: list[str], count: int) -> list[str]:
+    """`count` of `paths` evenly spread, first and last included (all when fewer)."""
+    if len(paths) <= count:
+        return paths
+    step = (len(paths) - 1) / (count - 1)
+    return [paths[round(i * step)] for i in range(count)]
+
+
+def documents(index: bytes, pages: int) -> list[str]:
+    """The index, `pages` post pages spread over the site, then the other sitemaps."""
+    listed = sitemap_paths(index)
+    posts = [p for p in listed if re.fullmatch(r"/post-sitemap\d*\.xml", p)]
+    return ["/sitemap_index.xml", *spread(posts, pages), *[p for p in OTHERS if p in listed]]
+
+
+def crawl(port: int, paths: list[str], gap: float, passes: int) -> dict[str, Crawled]:
+    """An untimed pass that stores every document, then `passes` timed crawler passes and
+    as many conditional ones (If-None-Match with the ETag the document had)."""
+    crawler = Crawler(port, gap)
+    out = {p: Crawled(p) for p in paths}
+    for path in paths:
+        _ms, _status, body, etag = crawler.get(path)
+        out[path].urls = body.count(b"<url>") + body.count(b"<sitemap>")
+        out[path].etag = etag
+    for _ in range(passes):
+        for path in paths:
+            ms, status, _body, _etag = crawler.get(path)
+            out[path].ms.append(ms)
+            out[path].status.append(status)
+        for path in paths:
+            etag = out[path].etag
+            if etag:
+                ms, status, _body, _etag = crawler.get(path, {"If-None-Match": etag})
+                out[path].not_modified_ms.append(ms)
+                out[path].status.append(status)
+    return out
+
+
+def wordpress_pages(db: str, count: int, gap: float, tmp: Path) -> dict[str, float]:
+    """{path: ms} of WordPress core's index and post pages, one crawler request each
+    (after one untimed request of each, so PHP's opcache is warm)."""
+    port = servers.free_port(build.APP_PORT + 1)
+    proc = servers.start_wordpress(db, port, tmp)
+    try:
+        crawler = Crawler(port, gap)
+        _ms, _status, index, _etag = crawler.get("/wp-sitemap.xml")
+        posts = [p for p in sitemap_paths(index)
+                 if re.fullmatch(r"/wp-sitemap-posts-post-\d+\.xml", p)]
+        paths = ["/wp-sitemap.xml", *spread(posts, count)]
+        for path in paths:
+            crawler.get(path)
+        return {path: crawler.get(path)[0] for path in paths}
+    finally:
+        servers.stop(proc)
+
+
+def page_number(path: str) -> int:
+    """The page number of a post sitemap path (1 for the first)."""
+    found = re.search(r"sitemap(\d*)\.xml", path)
+    return int(found[1] or 1) if found else 1
+
+
+def run(db: str, pages: int, gap: float, passes: int, workers: int, env: dict[str, str],
+        wordpress: bool) -> dict[str, Any]:
+    """The crawler profile of one database: every figure of one run."""
+    with tempfile.TemporaryDirectory(prefix="wpsm-crawl-") as name:
+        tmp = Path(name)
+        url = f"mysql+pymysql://root@127.0.0.1/{db}?charset=utf8mb4"
+        port = servers.free_port(build.APP_PORT)
+        proc = servers.start_app(url, port, workers, tmp, store=str(tmp / "store"), env=env)
+        try:
+            settled = servers.settle(proc)
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+            conn.request("GET", "/sitemap_index.xml")
+            paths = documents(conn.getresponse().read(), pages)
+            conn.close()
+            crawled = crawl(port, paths, gap, passes)
+        finally:
+            servers.stop(proc)
+        posts = [p for p in paths if p.startswith("/post-sitemap")]
+        floors = rawsql.page_cost(db, sorted({page_number(p) for p in posts}), 1000, 5)
+        rows = rowsread.rows_examined(db, {p: p for p in paths}, tmp, str(tmp / "rows-store"),
+                                      settings=_settings(env))
+        wp = wordpress_pages(db, pages, gap, tmp) if wordpress else {}
+    return {"database": db, "posts": rawsql.published_count(db), "gap": gap,
+            "passes": passes, "workers": workers, "env": env, "settle_s": settled,
+            "crawled": crawled, "floor_ms": {p: floors.get(page_number(p)) for p in posts},
+            "rows": rows, "wordpress_ms": wp}
+
+
+def _settings(env: dict[str, str]) -> dict[str, str]:
+    """create_app() keys from WPSITEMAPS_* variables (for the in-process rows count)."""
+    return {k.removeprefix("WPSITEMAPS_"): v for k, v in env.items()
+            if k.startswith("WPSITEMAPS_")}
+
+
+def _median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def _f(value: float | None, digits: int = 1) -> str:
+    return "" if value is None or value != value else f"{value:,.{digits}f}"
+
+
+def section(result: dict[str, Any], command: str, commit: str, machine: str) -> str:
+    """The Markdown section of one crawler run."""
+    source = ", ".join(f"`{k}={v}`" for k, v in result["env"].items()) or "none (defaults)"
+    lines = [heading(result), "", f"Command: `{command}`", "",
+             f"Commit `{commit}`, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+             f"{machine}; `wpsitemaps serve --workers {result['workers']}` with the disk store; "
+             f"settings: {source}; start-up refresh settled after {_f(result['settle_s'], 0)} s. "
+             f"Every timed request came more than {result['gap']} s after the previous one "
+             f"(the store window is 2 s), on a fresh connection; {result['passes']} timed "
+             "pass(es) over the documents after one untimed pass that stored them, then the "
+             "same with If-None-Match. Rows: MariaDB Handler_read% of one such request "
+             "(in process, store window 0).", "",
+             "| document | URLs | crawler median ms | 304 median ms | rows read | "
+             "raw SQL floor ms | crawler ÷ floor | 304 ÷ floor | ms/URL |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for path, c in result["crawled"].items():
+        floor = result["floor_ms"].get(path)
+        med, nm = _median(c.ms), _median(c.not_modified_ms)
+        bad = [s for s in c.status if s not in (200, 304)]
+        lines.append(
+            f"| `{path}`{' (errors: ' + str(bad) + ')' if bad else ''} | {c.urls} | {_f(med)} | "
+            f"{_f(nm)} | {result['rows'].get(path, '')} | {_f(floor)} | "
+            f"{_f(med / floor, 2) if floor else ''} | {_f(nm / floor, 2) if floor else ''} | "
+            f"{_f(med / c.urls, 3) if c.urls else ''} |")
+    if result["wordpress_ms"]:
+        lines += ["", "WordPress core's own sitemap, same database, same crawler spacing "
+                  "(2,000 URLs per page, no images):", "", "| document | ms |", "| --- | --- |",
+                  *[f"| `{p}` | {_f(ms)} |" for p, ms in result["wordpress_ms"].items()]]
+    return "\n".join(lines) + "\n"
+
+
+def heading(result: dict[str, Any]) -> str:
+    """The section heading: one per database and change-source setting."""
+    source = " with " + ", ".join(result["env"].values()) if result["env"] else ""
+    return f"## Crawler profile: {result['posts']:,} posts ({result['database']}){source}"

@@ -1,0 +1,159 @@
+"""The sweeper: revalidates a site's stored sitemaps every `indexnow_sweep` seconds, so a
+change is found (and submitted) without a crawler asking for the sitemap.
+
+It reads documents as every caller does (serving.documents, window=False): an unchanged
+page costs its fingerprint query; a changed one is rendered and stored, and the page
+store's replacement hook hands the two renderings to the diff. One process sweeps a site at
+a time (a lease per site). `revalidate(session, addresses)` is the seam for a change
+stream: given the documents a change touched, it revalidates those alone.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Sequence
+from urllib.parse import urlsplit
+
+from wpsitemaps.cache.leases import KEEPER
+from wpsitemaps.indexnow.diff import sitemaps
+from wpsitemaps.serving import documents
+from wpsitemaps.serving.documents import Address
+from wpsitemaps.serving.documents import NoSuchDocument
+from wpsitemaps.serving.service import Service
+from wpsitemaps.serving.service import SiteSession
+from wpsitemaps.serving.sites import Resolved
+from wpsitemaps.sitemaps.providers.base import NotReady
+from wpsitemaps.wordpress.limits import within
+from wpsitemaps.wordpress.queries import network as qnet
+
+log = logging.getLogger(__name__)
+LOCAL_HOST = "localhost"  # what a single site resolves from (serving.refresh's warm-up)
+
+
+def listed(session: SiteSession) -> list[Address]:
+    """Every document the index lists; the index itself is revalidated on the way (read
+    through the store like any caller: a new or vanished page is found there)."""
+    index = documents.get(session, Address(), window=False).loaded()
+    out: list[Address] = []
+    for loc in sorted(sitemaps(index.data or b"")):
+        try:
+            out.append(documents.parse(urlsplit(loc).path.rsplit("/", 1)[-1]))
+        except NoSuchDocument:
+            continue
+    return out
+
+
+def revalidate(session: SiteSession, addresses: Iterable[Address]) -> int:
+    """Revalidate these documents of the session's site (a changed one is rendered and
+    stored, which reports its changes); how many were read."""
+    count = 0
+    for address in addresses:
+        try:
+            documents.get(session, address, window=False)
+        except (NoSuchDocument, NotReady):
+            continue
+        count += 1
+    return count
+
+
+def sites(service: Service) -> list[Resolved]:
+    """Every site the service serves: the single site, or each live site of a network."""
+    mode = service.sites.mode(service.connect)
+    if mode.network is None:
+        return [service.resolve(LOCAL_HOST, "/")]
+    network_id, base = mode.network.network_id, service.sites.base_prefix
+    out: list[Resolved] = []
+    after = 0
+    with service.connect() as conn:
+        while rows := qnet.blogs(conn, base, after):
+            out += [service.sites.resolve_blog(conn, b.blog_id) for b in rows
+                    if b.site_id == network_id and b.state == "live"]
+            after = rows[-1].blog_id
+    return [r for r in out if not r.missing]
+
+
+def newest_first(addresses: Sequence[Address]) -> tuple[list[Address], list[Address]]:
+    """(each sitemap's last page: where new posts land, every other page)."""
+    last: dict[str | None, int] = {}
+    for address in addresses:
+        last[address.sitemap] = max(last.get(address.sitemap, 0), address.page)
+    first = [a for a in addresses if a.page == last[a.sitemap]]
+    return first, [a for a in addresses if a.page != last[a.sitemap]]
+
+
+class Sweeper:
+    """Sweeps every site every `every` seconds in a daemon thread.
+
+    A site's sweep reads each sitemap's last page first, then the other pages in turn from
+    where its previous sweep stopped, for at most `budget` seconds (the interval): on a small
+    site every page every time; on a site too large for that, a new post is still found
+    within one sweep, and an edit to an older page within a few."""
+
+    def __init__(self, service: Service, every: float,
+                 find: Callable[[SiteSession], Sequence[Address]] = listed) -> None:
+        self.service = service
+        self.every = every
+        self.budget = every
+        self.find = find
+        self._cursor: dict[str, int] = {}
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def sweep_site(self, session: SiteSession) -> int:
+        """One site: its newest pages, then older ones in turn within the budget."""
+        start = time.monotonic()
+        first, rest = newest_first(self.find(session))
+        read = revalidate(session, first)
+        if not rest:
+            return read
+        at = self._cursor.get(session.resolved.key, 0) % len(rest)
+        done = 0
+        for address in rest[at:] + rest[:at]:
+            if done and time.monotonic() - start >= self.budget:
+                break
+            read += revalidate(session, [address])
+            done += 1
+        self._cursor[session.resolved.key] = (at + done) % len(rest)
+        return read
+
+    def sweep(self) -> int:
+        """One sweep of every site this process gets the lease of; documents read."""
+        pages = self.service.pages
+        if pages is None:
+            return 0
+        read = 0
+        with within(self.service.settings.db_background_timeout):
+            for res in sites(self.service):
+                lease = KEEPER.take(pages.guard, f"{pages.namespace}/indexnow/sweep-{res.key}")
+                if lease is None:
+                    continue
+                try:
+                    with SiteSession(self.service, res) as session:
+                        read += self.sweep_site(session)
+                finally:
+                    KEEPER.give_back(lease)
+        return read
+
+    def start(self) -> None:
+        """Sweep in a daemon thread until stop()."""
+        if self._thread is None or not self._thread.is_alive():
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, name="wpsitemaps-sweep",
+                                            daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        """Stop after the current sweep."""
+        self._stop.set()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            try:
+                self.sweep()
+            except Exception:  # noqa: BLE001 - the next sweep tries again
+                log.exception("IndexNow sweep failed")
+
