@@ -12,6 +12,7 @@ from wpsitemaps.compare import compare
 from wpsitemaps.compare import report
 from wpsitemaps.config import Settings
 from wpsitemaps.network_check import run_network_check
+from wpsitemaps.serving.changecheck import describe as describe_changes
 from wpsitemaps.serving.sites import Sites
 from wpsitemaps.sitemaps.drops import video_drops
 from wpsitemaps.sitemaps.providers.video import VideoProvider
@@ -52,6 +53,7 @@ def run_check(settings: Settings, echo: Callable[[str], None],
             seo_report = seo_lines(conn, site)
             dropped = unserved(conn, site) + video_lines(conn, site)
             dropped += [group.line() for group in find_unlinkable(conn, site)]
+            changes = describe_changes(settings, conn)
             if compare_yoast:
                 comparison = compare(conn, site)
     except SQLAlchemyError as exc:
@@ -74,6 +76,8 @@ def run_check(settings: Settings, echo: Callable[[str], None],
     assert tables is not None
     for line in tables.skip_lines() + dropped:
         echo(f"finding       {line}")
+    for line in changes:
+        echo(line)
     if site.languages is not None:
         langs = site.languages
         echo(f"languages     {', '.join(lang.slug for lang in langs.languages)} "

@@ -89,6 +89,10 @@ class Settings:
     indexnow_backoff_min: float = 10.0
     indexnow_backoff_max: float = 3600.0
     indexnow_sweep: float = 20.0
+    # How a stored page outside store_window learns that nothing changed (issue #26):
+    # 'check' (a site-level check), 'none' (the page's own fingerprint every time), or the
+    # event sources trusted while live ('plugin', 'binlog', comma-separated).
+    change_source: str = "check"
 
     def for_site(self, blog_id: int, table_prefix: str, base_prefix: str) -> Settings:
         """The settings of one site of a network: its [sites.N] overrides and its tables."""
@@ -128,6 +132,7 @@ SCALAR_KEYS = {
     "indexnow_backoff_min": float,
     "indexnow_backoff_max": float,
     "indexnow_sweep": float,
+    "change_source": str,
 }
 LIST_KEYS = {"news_post_types", "news_excluded_categories", "exclude_post_types",
              "exclude_taxonomies", "seo_plugins", "indexnow_endpoints"}
@@ -138,7 +143,8 @@ NETWORK_ONLY_KEYS = {"database_url", "table_prefix", "base_prefix", "network",
                      "db_background_timeout", "stale_if_error", "metrics_bind",
                      "indexnow_endpoints",
                      "indexnow_key", "indexnow_batch_window", "indexnow_backoff_min",
-                     "indexnow_backoff_max", "indexnow_sweep"}
+                     "indexnow_backoff_max", "indexnow_sweep",
+                     "change_source"}
 EXTRA_KEYS = {"headless", "robots", "feeds"}
 
 
@@ -258,6 +264,7 @@ def _build(raw: dict[str, Any], env: Mapping[str, str]) -> Settings:
         seo_plugins=_list(raw.get("seo_plugins", ()), "seo_plugins"),
         metrics_bind=_bind(raw.get("metrics_bind"), "WPSITEMAPS_METRICS_BIND"),
         **_indexnow(raw),
+        change_source=_change_source(raw.get("change_source")),
     )
 
 
@@ -302,6 +309,24 @@ def _indexnow(raw: dict[str, Any]) -> dict[str, Any]:
                                               "WPSITEMAPS_INDEXNOW_BATCH_WINDOW"),
             "indexnow_backoff_min": low, "indexnow_backoff_max": high,
             "indexnow_sweep": max(sweep, 1.0)}
+
+
+def _change_source(value: Any) -> str:
+    """'check', 'none', or comma-separated event source names ('plugin,binlog')."""
+    text = str(value if value is not None else "").strip().lower() or "check"
+    names = [n.strip() for n in text.split(",")]
+    if not all(re.fullmatch(r"[a-z0-9_-]{1,40}", n) for n in names) or (
+            len(names) > 1 and ({"check", "none"} & set(names))):
+        raise ConfigError(f"WPSITEMAPS_CHANGE_SOURCE: {text!r} is not 'check', 'none' or a "
+                          "comma-separated list of event sources ('plugin,binlog')")
+    return ",".join(names)
+
+
+def event_sources(settings: Settings) -> tuple[str, ...]:
+    """The event sources `change_source` names (none for 'check' and 'none')."""
+    if settings.change_source in ("check", "none"):
+        return ()
+    return tuple(settings.change_source.split(","))
 
 
 def default_store_dir(environ: Mapping[str, str] | None = None) -> str:
