@@ -1,0 +1,260 @@
+"""The binary log change source (changes/binlog.py) against a real MariaDB started with
+`--log-bin --binlog-format=ROW`: rows written as WordPress writes them become the right
+Changes within a second or two; the reader resumes where it stopped, and says when its
+connection drops and when it is back."""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from tests.support import binlogdb
+from tests.support.tcpproxy import TcpProxy
+from wpsitemaps.changes.binlog import BinlogConfig
+from wpsitemaps.changes.binlog import BinlogSource
+from wpsitemaps.changes.binlog import LocalPosition
+from wpsitemaps.changes.model import Change
+from wpsitemaps.changes.tables import TableName
+from wpsitemaps.changes.tables import parse_table
+
+IN_CI = os.environ.get("CI") == "true"
+SCHEMA = "wpsm_binlog_site"
+pytestmark = pytest.mark.mariadb
+
+
+class Recorder:
+    """A ChangeSink that keeps what it was handed."""
+
+    def __init__(self) -> None:
+        self.changes: list[Change] = []
+        self.sources: set[str] = set()
+        self.lock = threading.Lock()
+
+    def apply_changes(self, changes: Sequence[Change], source: str) -> None:
+        with self.lock:
+            self.changes.extend(changes)
+            self.sources.add(source)
+
+    def wait_for(self, want: Callable[[list[Change]], bool], seconds: float = 2.0) -> bool:
+        """Whether `want` holds of the changes within `seconds`."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            with self.lock:
+                if want(list(self.changes)):
+                    return True
+            time.sleep(0.02)
+        return False
+
+    def has(self, *wanted: Change, seconds: float = 2.0) -> bool:
+        """Whether every wanted change arrives within `seconds`."""
+        return self.wait_for(lambda got: all(w in got for w in wanted), seconds)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[binlogdb.BinlogServer]:
+    """A private MariaDB with the binary log on, and a WordPress schema in it."""
+    if not binlogdb.available():
+        if IN_CI:
+            pytest.fail("CI needs mariadbd and mariadb-install-db for the binlog tests")
+        pytest.skip("mariadbd is not installed")
+    running = binlogdb.start(tmp_path_factory.mktemp("binlog"))
+    try:
+        binlogdb.create_site(running, SCHEMA)
+        binlogdb.create_site(running, SCHEMA, prefix="wp_2_")
+        yield running
+    finally:
+        running.stop()
+
+
+def config(port: int) -> BinlogConfig:
+    """The replica user's view of the test site."""
+    return BinlogConfig("127.0.0.1", port, binlogdb.REPL_USER, binlogdb.REPL_PASSWORD,
+                        SCHEMA, "wp_", server_id=4000 + os.getpid() % 1000)
+
+
+def sql(server: binlogdb.BinlogServer, *statements: str) -> None:
+    """Run statements as WordPress's wpdb does (autocommit, one at a time)."""
+    with server.root(SCHEMA) as con, con.cursor() as cur:
+        for statement in statements:
+            cur.execute(statement)
+
+
+@pytest.fixture
+def source(server: binlogdb.BinlogServer) -> Iterator[tuple[BinlogSource, Recorder]]:
+    """A started source on the server and the sink it hands changes to."""
+    sink = Recorder()
+    found = BinlogSource(config(server.port), sink, LocalPosition())
+    found.start()
+    assert wait(lambda: found.health().healthy), found.health()
+    yield found, sink
+    found.stop()
+
+
+def wait(cond: Callable[[], bool], seconds: float = 5.0) -> bool:
+    """Whether cond() becomes true within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if cond():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+POST = ("INSERT INTO wp_posts (ID, post_author, post_date, post_date_gmt, post_content, "
+        "post_title, post_excerpt, post_status, post_name, to_ping, pinged, post_modified, "
+        "post_modified_gmt, post_content_filtered, post_type) VALUES ({id}, 1, NOW(), "
+        "UTC_TIMESTAMP(), '', 'A post', '', '{status}', 'a-post-{id}', '', '', NOW(), "
+        "UTC_TIMESTAMP(), '', '{type}')")
+
+
+def test_posts_published_updated_and_trashed(server: binlogdb.BinlogServer,
+                                             source: tuple[BinlogSource, Recorder]) -> None:
+    """A draft saved, then published, then trashed (wp_insert_post's and wp_trash_post's
+    writes) reports the post with its type each time, within two seconds."""
+    src, sink = source
+    sql(server, POST.format(id=101, status="draft", type="post"))
+    assert sink.has(Change("post", 101, post_type="post"))
+    sink.changes.clear()
+    sql(server, "UPDATE wp_posts SET post_status = 'publish' WHERE ID = 101")
+    assert sink.has(Change("post", 101, post_type="post"))
+    sink.changes.clear()
+    sql(server, "UPDATE wp_posts SET post_status = 'trash' WHERE ID = 101",
+        "INSERT INTO wp_postmeta (post_id, meta_key, meta_value) "
+        "VALUES (101, '_wp_trash_meta_status', 'publish')")
+    assert sink.has(Change("post", 101, post_type="post"), Change("post", 101))
+    assert sink.sources == {"binlog"}
+    health = src.health()
+    assert health.healthy and health.lag is not None and health.lag < 5
+    assert health.detail.startswith("reading binlog.")
+
+
+def test_revisions_and_edit_locks_are_not_changes(server: binlogdb.BinlogServer,
+                                                  source: tuple[BinlogSource, Recorder]
+                                                  ) -> None:
+    """A revision row and the editor's lock (written on every autosave) change nothing a
+    sitemap shows; the meta key Yoast's noindex uses does."""
+    _, sink = source
+    sql(server, POST.format(id=102, status="inherit", type="revision"),
+        "INSERT INTO wp_postmeta (post_id, meta_key, meta_value) "
+        "VALUES (7, '_edit_lock', '1764655200:1')",
+        "INSERT INTO wp_postmeta (post_id, meta_key, meta_value) "
+        "VALUES (8, '_yoast_wpseo_meta-robots-noindex', '1')")
+    assert sink.has(Change("post", 8))
+    assert Change("post", 7) not in sink.changes
+    assert not [c for c in sink.changes if c.object_id == 102]
+
+
+def test_terms_relationships_users_and_options(server: binlogdb.BinlogServer,
+                                               source: tuple[BinlogSource, Recorder]) -> None:
+    """wp_insert_term, a rename, wp_set_object_terms, a profile update and update_option:
+    each reports what it touched; transients do not."""
+    _, sink = source
+    sql(server,
+        "INSERT INTO wp_terms (term_id, name, slug, term_group) VALUES (30, 'News', 'news', 0)",
+        "INSERT INTO wp_term_taxonomy (term_taxonomy_id, term_id, taxonomy, description, "
+        "parent, count) VALUES (31, 30, 'category', '', 0, 0)",
+        "UPDATE wp_terms SET name = 'Latest', slug = 'latest' WHERE term_id = 30",
+        "INSERT INTO wp_term_relationships (object_id, term_taxonomy_id) VALUES (101, 31)",
+        "UPDATE wp_term_taxonomy SET count = 1 WHERE term_taxonomy_id = 31",
+        "INSERT INTO wp_users (ID, user_login, user_pass, user_nicename, user_email, "
+        "user_url, user_registered, user_activation_key, user_status, display_name) "
+        "VALUES (5, 'ed', 'x', 'ed', 'ed@example.test', '', NOW(), '', 0, 'Ed')",
+        "UPDATE wp_users SET user_nicename = 'edward' WHERE ID = 5",
+        "INSERT INTO wp_usermeta (user_id, meta_key, meta_value) "
+        "VALUES (5, 'session_tokens', 'a:0:{}')",
+        "INSERT INTO wp_options (option_name, option_value, autoload) "
+        "VALUES ('permalink_structure', '/%postname%/', 'yes') "
+        "ON DUPLICATE KEY UPDATE option_value = VALUES(option_value)",
+        "INSERT INTO wp_options (option_name, option_value, autoload) "
+        "VALUES ('_transient_doing_cron', '1', 'no')")
+    assert sink.has(Change("term", 30), Change("term", 31, taxonomy="category"),
+                    Change("post", 101), Change("term", 31), Change("user", 5),
+                    Change("option", option="permalink_structure"))
+    assert not [c for c in sink.changes if c.option and c.option.startswith("_transient")]
+    assert sink.changes.count(Change("user", 5)) == 2  # the insert and the rename only
+
+
+def test_network_sites_get_their_blog_id(server: binlogdb.BinlogServer,
+                                         source: tuple[BinlogSource, Recorder]) -> None:
+    """A row of wp_2_posts is a change of site 2."""
+    _, sink = source
+    sql(server, POST.format(id=5, status="publish", type="page").replace("wp_posts",
+                                                                         "wp_2_posts"))
+    assert sink.has(Change("post", 5, post_type="page", blog_id=2))
+
+
+def test_table_names_map_to_sites() -> None:
+    """Prefixes, network numbers and foreign tables."""
+    assert parse_table("wp_posts", "wp_") == TableName(1, "posts")
+    assert parse_table("wp_12_term_taxonomy", "wp_") == TableName(12, "term_taxonomy")
+    assert parse_table("wp_2_users", "wp_") is None  # users are the network's, unnumbered
+    assert parse_table("wp_usermeta", "wp_") == TableName(1, "usermeta")
+    assert parse_table("wp_comments", "wp_") is None
+    assert parse_table("other_posts", "wp_") is None
+
+
+def test_resumes_from_the_saved_position(server: binlogdb.BinlogServer) -> None:
+    """Rows written while the reader was stopped are read when it starts again from the
+    position it saved."""
+    positions = LocalPosition()
+    first = Recorder()
+    src = BinlogSource(config(server.port), first, positions)
+    src.start()
+    assert wait(lambda: src.health().healthy)
+    sql(server, "UPDATE wp_posts SET post_title = 'one' WHERE ID = 101")
+    assert first.has(Change("post", 101, post_type="post"))
+    src.stop()
+    assert positions.position is not None
+    sql(server, "UPDATE wp_posts SET post_title = 'two' WHERE ID = 101")
+    second = Recorder()
+    again = BinlogSource(config(server.port), second, positions)
+    again.start()
+    try:
+        assert second.has(Change("post", 101, post_type="post"), seconds=5)
+    finally:
+        again.stop()
+
+
+def test_a_dropped_connection_falls_back_and_recovers(
+        server: binlogdb.BinlogServer, caplog: pytest.LogCaptureFixture) -> None:
+    """Cut the link: unhealthy with one log line; restored: healthy again, one line, and
+    the rows written meanwhile arrive."""
+    caplog.set_level(logging.WARNING, logger="wpsitemaps.changes.binlog")
+    sink = Recorder()
+    with TcpProxy("127.0.0.1", server.port) as proxy:
+        src = BinlogSource(config(proxy.port), sink, LocalPosition())
+        src.start()
+        try:
+            assert wait(lambda: src.health().healthy)
+            proxy.down()
+            assert wait(lambda: not src.health().healthy, 15)
+            sql(server, "UPDATE wp_posts SET post_title = 'while down' WHERE ID = 101")
+            time.sleep(2.5)  # a few reconnection attempts
+            proxy.up()
+            assert wait(lambda: src.health().healthy, 15)
+            assert sink.has(Change("post", 101, post_type="post"), seconds=5)
+        finally:
+            src.stop()
+    lines = [r.getMessage() for r in caplog.records]
+    assert len([m for m in lines if "fell back" in m]) == 1, lines
+    assert len([m for m in lines if "recovered" in m]) == 1, lines
+
+
+def test_unreachable_server_is_unhealthy(tmp_path: Path) -> None:
+    """Nothing listening: the source says it is disconnected, and why."""
+    sink = Recorder()
+    src = BinlogSource(config(binlogdb.free_port()), sink, LocalPosition())
+    src.start()
+    try:
+        assert wait(lambda: src.health().detail.startswith("disconnected"), 10)
+        assert not src.health().healthy
+    finally:
+        src.stop()
