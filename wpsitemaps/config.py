@@ -75,6 +75,10 @@ class Settings:
     network: bool | None = None
     sites: Mapping[int, Settings] = field(default_factory=dict)
     site_cache_size: int = 100
+    # How a stored page outside store_window learns that nothing changed (issue #26):
+    # 'check' (a site-level check), 'none' (the page's own fingerprint every time), or the
+    # event sources trusted while live ('plugin', 'binlog', comma-separated).
+    change_source: str = "check"
 
     def for_site(self, blog_id: int, table_prefix: str, base_prefix: str) -> Settings:
         """The settings of one site of a network: its [sites.N] overrides and its tables."""
@@ -108,6 +112,7 @@ SCALAR_KEYS = {
     "stale_if_error": int,
     "network": bool,
     "site_cache_size": int,
+    "change_source": str,
 }
 LIST_KEYS = {"news_post_types", "news_excluded_categories", "exclude_post_types",
              "exclude_taxonomies"}
@@ -115,7 +120,7 @@ TABLE_KEYS = {"post_types", "taxonomies", "sites"}
 # What a [sites.N] table cannot change: the database and the network's own layout.
 NETWORK_ONLY_KEYS = {"database_url", "table_prefix", "base_prefix", "network",
                      "site_cache_size", "sites", "pool_recycle", "cache_ttl", "db_timeout",
-                     "db_background_timeout", "stale_if_error"}
+                     "db_background_timeout", "stale_if_error", "change_source"}
 EXTRA_KEYS = {"headless", "robots", "feeds"}
 
 
@@ -232,7 +237,26 @@ def _build(raw: dict[str, Any], env: Mapping[str, str]) -> Settings:
         sites=_site_settings(raw, env),
         site_cache_size=_at_least(raw.get("site_cache_size", 100),
                                   "WPSITEMAPS_SITE_CACHE_SIZE", 1),
+        change_source=_change_source(raw.get("change_source")),
     )
+
+
+def _change_source(value: Any) -> str:
+    """'check', 'none', or comma-separated event source names ('plugin,binlog')."""
+    text = str(value if value is not None else "").strip().lower() or "check"
+    names = [n.strip() for n in text.split(",")]
+    if not all(re.fullmatch(r"[a-z0-9_-]{1,40}", n) for n in names) or (
+            len(names) > 1 and ({"check", "none"} & set(names))):
+        raise ConfigError(f"WPSITEMAPS_CHANGE_SOURCE: {text!r} is not 'check', 'none' or a "
+                          "comma-separated list of event sources ('plugin,binlog')")
+    return ",".join(names)
+
+
+def event_sources(settings: Settings) -> tuple[str, ...]:
+    """The event sources `change_source` names (none for 'check' and 'none')."""
+    if settings.change_source in ("check", "none"):
+        return ()
+    return tuple(settings.change_source.split(","))
 
 
 def default_store_dir(environ: Mapping[str, str] | None = None) -> str:

@@ -33,6 +33,8 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -141,6 +143,40 @@ class PageStore:
         if rec.fingerprint:
             variant = Record(bound, made.etag, rec.rendered_at, rec.lastmod)
             self.attempt(self.backend.put, key, variant, made.body)
+
+
+class GuardedCounters:
+    """The store's counter sets (the change ledger's heads) behind the page store's guard:
+    None when the store fails; a bump that failed is kept and made again on the next call
+    that reaches the store, so a change is not lost to a short outage of the store."""
+
+    def __init__(self, pages: PageStore) -> None:
+        self.pages = pages
+        self._pending: list[tuple[str, tuple[str, ...], dict[str, int]]] = []
+
+    def bump(self, key: str, names: Sequence[str], marks: Mapping[str, int]) -> bool:
+        """Add to a set; False when the store failed (kept to be made again)."""
+        self._pending.append((key, tuple(names), dict(marks)))
+        return self._flush()
+
+    def counters(self, key: str, names: Sequence[str]) -> dict[str, int] | None:
+        """The named counters and `gen`, None when the store fails or a bump is pending."""
+        if not self._flush():
+            return None
+        return self.pages.attempt(self.pages.backend.counters, key, names)
+
+    def _flush(self) -> bool:
+        while self._pending:
+            key, names, marks = self._pending[0]
+            if self.pages.attempt(_bumped, self.pages.backend, key, names, marks) is None:
+                return False
+            self._pending.pop(0)
+        return True
+
+
+def _bumped(backend: Store, key: str, names: Sequence[str], marks: Mapping[str, int]) -> bool:
+    backend.bump(key, names, marks)
+    return True
 
 
 def bound_to(rec: Record) -> str:

@@ -27,7 +27,12 @@ from sqlalchemy.exc import DBAPIError
 from wpsitemaps.cache.peer import StoreValues
 from wpsitemaps.cache.values import ValueCache
 from wpsitemaps.cache.values import Values
+from wpsitemaps.changes.ledger import Ledger
+from wpsitemaps.changes.model import Change
+from wpsitemaps.changes.model import SourceHealth
 from wpsitemaps.config import Settings
+from wpsitemaps.config import event_sources
+from wpsitemaps.serving.pagestore import GuardedCounters
 from wpsitemaps.serving.pagestore import PageStore
 from wpsitemaps.serving.recall import StoreRecall
 from wpsitemaps.serving.robots_config import RobotsConfig
@@ -79,6 +84,26 @@ class Service:
     # The background refresh of a site's values (serving.refresh); None for a command,
     # which computes every value it needs itself.
     background: Background | None = field(default=None, repr=False)
+    # The change ledger (issue #26): heads of every site's buckets, in the page store; None
+    # without a store (every page is rendered then).
+    ledger: Ledger | None = field(default=None, repr=False)
+
+    def apply_changes(self, changes: Sequence[Change], source: str) -> None:
+        """What a change source saw (changes.model.ChangeSink): the heads of the buckets
+        they touch move, so the stored documents depending on them are checked again."""
+        if self.ledger is not None and changes:
+            self.ledger.apply(changes, source)
+
+    def report_health(self, health: SourceHealth) -> None:
+        """A source says how it is (a beat while healthy; when down, stored pages are
+        checked against the database again)."""
+        if self.ledger is not None:
+            self.ledger.report(health)
+
+    @property
+    def change_sources(self) -> dict[str, SourceHealth]:
+        """The sources that reported to this process, with their last health."""
+        return dict(self.ledger.sources) if self.ledger is not None else {}
 
     def connect(self) -> AbstractContextManager[Connection]:
         """A new connection of the engine (closed by the `with` block)."""
@@ -116,9 +141,11 @@ def build_service(settings: Settings, extra_sitemaps: Sequence[str] = ()) -> Ser
         # Site resolutions too, for a worker started while the database fails.
         sites.recall = StoreRecall(pages)
     # With a breaker, a database that goes silent or holds a lock is probed, not waited on.
+    ledger = None if backend is None or pages is None else Ledger(
+        GuardedCounters(pages), pages.namespace, event_sources(settings))
     return Service(settings, make_engine(settings, Breaker()), sites,
                    ValueCache(settings.cache_ttl, peer=peer), pages, peer, robots, feeds,
-                   tuple(extras), RobotsCopies(pages))
+                   tuple(extras), RobotsCopies(pages), ledger=ledger)
 
 
 class SiteSession:

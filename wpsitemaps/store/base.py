@@ -8,6 +8,8 @@ import logging
 import math
 import time
 from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -137,6 +139,15 @@ class Store(Protocol):
 
     def holder(self, key: str) -> str | None:
         """The token holding the lease `key` now (None when it is free or ran out)."""
+
+    def bump(self, key: str, names: Sequence[str], marks: Mapping[str, int]) -> None:
+        """Add 1 to each counter `names` of the counter set `key` and set each of `marks`,
+        in one atomic step (a set is made, with its `gen`, when missing)."""
+
+    def counters(self, key: str, names: Sequence[str]) -> dict[str, int]:
+        """The counters `names` of the set `key` (0 when unset) and its `gen`: a random number
+        the set got when it was made (made now when missing), so a set lost and made again
+        never gives back a state it had before."""
 
     def check(self) -> None:
         """Write, read and delete a probe; raise StoreError naming the problem."""

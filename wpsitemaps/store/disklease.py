@@ -31,7 +31,7 @@ LOCK_WAIT = 0.5  # seconds; a live process locks a lease file for microseconds
 
 def claim(folder: int, name: str, token: str, seconds: float) -> bool:
     """Write `token` as holder for `seconds` when the lease is free or ran out."""
-    with _locked(folder, name, create=True) as fd:
+    with locked(folder, name, create=True) as fd:
         assert fd is not None
         held = _read(fd)
         now = time.time()
@@ -46,7 +46,7 @@ def claim(folder: int, name: str, token: str, seconds: float) -> bool:
 
 def renew(folder: int, name: str, token: str, seconds: float) -> bool:
     """Move the lease's end to `seconds` from now if `token` still holds it."""
-    with _locked(folder, name) as fd:
+    with locked(folder, name) as fd:
         if fd is None or _holder_in(fd) != token:
             return False
         _write(fd, token, time.time() + seconds)
@@ -55,7 +55,7 @@ def renew(folder: int, name: str, token: str, seconds: float) -> bool:
 
 def release(folder: int, name: str, token: str) -> None:
     """Remove the lease file if `token` holds it."""
-    with _locked(folder, name) as fd:
+    with locked(folder, name) as fd:
         if fd is not None and _holder_in(fd) == token:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(name, dir_fd=folder)
@@ -63,13 +63,13 @@ def release(folder: int, name: str, token: str) -> None:
 
 def holder(folder: int, name: str) -> str | None:
     """The holder of a running lease (None: free or ran out)."""
-    with _locked(folder, name) as fd:
+    with locked(folder, name) as fd:
         held = _read(fd) if fd is not None else None
     return held[0] if held is not None and held[1] > time.time() else None
 
 
 @contextlib.contextmanager
-def _locked(folder: int, name: str, create: bool = False) -> Iterator[int | None]:
+def locked(folder: int, name: str, create: bool = False) -> Iterator[int | None]:
     """The lease file open and flock()ed (None when it is missing and not `create`d)."""
     deadline = time.monotonic() + LOCK_WAIT
     while True:
