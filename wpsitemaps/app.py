@@ -15,6 +15,7 @@ from wpsitemaps.config import Settings
 from wpsitemaps.config import load_settings
 from wpsitemaps.headless.config import from_settings as headless_settings
 from wpsitemaps.paths import TEMPLATES_DIR
+from wpsitemaps.serving.changefeed import start_sources
 from wpsitemaps.serving.refresh import enable_refresh
 from wpsitemaps.serving.service import Service
 from wpsitemaps.serving.service import build_service
@@ -36,6 +37,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from wpsitemaps.web import context
     from wpsitemaps.web import feeds
     from wpsitemaps.web import gzip
+    from wpsitemaps.web import notify
     from wpsitemaps.web import robots
     from wpsitemaps.web import routes
 
@@ -50,4 +52,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     feeds.init_app(app, service)
     robots.init_app(app, service)
     routes.init_app(app, service)
+    notify.init_app(app, service)
+    start_sources(service)  # the binary log reader, when binlog_url is set
     return app

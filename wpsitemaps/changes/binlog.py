@@ -118,6 +118,8 @@ class BinlogSource:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._stream: Any = None
+        # The saved position is gone from the server (its logs were purged): start at the end.
+        self._from_end = False
 
     def start(self) -> None:
         """Start the reader thread (a daemon: it never holds the process open)."""
@@ -153,6 +155,11 @@ class BinlogSource:
             except Exception as exc:  # the link, the server, a decode error: all fall back
                 if self._stop.is_set():
                     break
+                if _purged(exc) and not self._from_end:
+                    log.warning("change source binlog: its saved position is no longer on "
+                                "the server (%s); reading from the log's end, what changed in "
+                                "between is caught by cache_ttl", exc)
+                    self._from_end = True
                 self._failed(exc)
                 self._stop.wait(delay)
                 delay = min(delay * 2, BACKOFF_MAX)
@@ -170,7 +177,7 @@ class BinlogSource:
         from pymysqlreplication.row_event import WriteRowsEvent
 
         c = self.config
-        start = self.positions.load()
+        start = None if self._from_end else self.positions.load()
         stream = BinLogStreamReader(
             connection_settings={"host": c.host, "port": c.port, "user": c.user,
                                  "password": c.password, "read_timeout": READ_TIMEOUT,
@@ -194,6 +201,16 @@ class BinlogSource:
             self._save(stream)
             self._stream = None
             _close(stream)
+
+    def _save(self, stream: Any) -> None:
+        """Remember where the stream is (nothing before it has a position)."""
+        if stream.log_file and stream.log_pos:
+            self._from_end = False
+            position = Position(str(stream.log_file), int(stream.log_pos))
+            try:
+                self.positions.save(position)
+            except Exception as exc:  # a store failure must not stop the reader
+                log.warning("change source binlog: cannot save its position: %s", exc)
 
     def _handle(self, event: Any) -> None:
         """A rows event: its rows' changes to the sink, stamped with the commit time."""
@@ -232,15 +249,6 @@ class BinlogSource:
             log.warning("change source binlog fell back (changes are caught by the site "
                         "check and cache_ttl until it reconnects): %s", s.detail)
 
-    def _save(self, stream: Any) -> None:
-        """Remember where the stream is (nothing before it has a position)."""
-        if stream.log_file and stream.log_pos:
-            position = Position(str(stream.log_file), int(stream.log_pos))
-            try:
-                self.positions.save(position)
-            except Exception as exc:  # a store failure must not stop the reader
-                log.warning("change source binlog: cannot save its position: %s", exc)
-
 
 def _events(stream: Any, stop: threading.Event) -> Iterator[Any]:
     """The stream's events until it ends or `stop` is set (checked at every heartbeat)."""
@@ -268,6 +276,11 @@ def _connect(**settings: Any) -> Any:
     if "db" in settings:
         settings["database"] = settings.pop("db")
     return pymysql.connect(**settings)
+
+
+def _purged(exc: Exception) -> bool:
+    """The server's "could not find first log file" (ER_MASTER_FATAL_ERROR_READING_BINLOG)."""
+    return bool(exc.args) and exc.args[0] == 1236
 
 
 def _close(stream: Any) -> None:

@@ -154,6 +154,8 @@ def _json(body: bytes) -> dict[str, Any]:
 def parse_changes(data: dict[str, Any], sent: float) -> list[Change]:
     """The notification's changes, each stamped with the time it was sent."""
     blog_id = _int(data.get("blog_id", 1), "blog_id")
+    if blog_id < 1:
+        raise Malformed("blog_id: 1 or more")
     items = data.get("changes")
     if not isinstance(items, list) or len(items) > MAX_CHANGES:
         raise Malformed(f"changes: a list of at most {MAX_CHANGES}")
