@@ -41,7 +41,7 @@ from wpsitemaps.changes.model import SourceHealth
 
 log = logging.getLogger(__name__)
 SPAN_BITS = 10  # an ID bucket holds 1024 IDs
-MAX_SPANS = 64  # a page over more ID buckets depends on its whole type instead
+MAX_SPANS = 32  # a page over more ID buckets depends on its whole type instead
 BEAT_FOR = 60.0  # seconds a source's last healthy report keeps it live
 LEDGER = "changes.ledger"  # a site's counter set: {namespace}/{site key}/changes.ledger
 SOURCES = "changes.sources"  # the sources' beats: {namespace}/changes.sources
@@ -120,6 +120,7 @@ class Ledger:
         self.clock = clock
         self.sources: dict[str, SourceHealth] = {}
         self._beats: tuple[float, dict[str, int] | None] = (float("-inf"), None)
+        self._mode: str | None = None
 
     def key(self, site: str) -> str:
         """The counter set of a site ('blog1'...)."""
@@ -188,6 +189,18 @@ class Ledger:
             return None
         raw = repr((epoch, heads["gen"], [(n, heads[n]) for n in names]))
         return "ev:" + hashlib.sha256(raw.encode()).hexdigest()[:32]
+
+    def note_mode(self, mode: str) -> None:
+        """Log once per process when the way stored pages are checked changes ('events':
+        a live source; 'check': the site-level check, e.g. when the sources fell silent)."""
+        if mode != self._mode:
+            if mode == "events":
+                log.info("changes: stored pages are served as the events of %s say",
+                         ", ".join(self.names))
+            elif self.names:
+                log.warning("changes: no event source of %s is live; stored pages are "
+                            "checked by the site-level check", ", ".join(self.names))
+            self._mode = mode
 
     def _sources_key(self) -> str:
         return f"{self.namespace}/{SOURCES}"

@@ -28,12 +28,15 @@ from datetime import datetime
 
 from wpsitemaps.entries import SitemapRef
 from wpsitemaps.entries import UrlEntry
+from wpsitemaps.serving.changecheck import current_tag
 from wpsitemaps.serving.pagestore import Fingerprint
 from wpsitemaps.serving.pagestore import PageStore
 from wpsitemaps.serving.pagestore import Render
 from wpsitemaps.serving.service import Service
 from wpsitemaps.serving.service import SiteSession
 from wpsitemaps.serving.sites import Resolved
+from wpsitemaps.sitemaps.deps import INDEX_DEPS
+from wpsitemaps.sitemaps.deps import page_deps
 from wpsitemaps.sitemaps.fingerprint import empty_fingerprint
 from wpsitemaps.sitemaps.fingerprint import index_fingerprint
 from wpsitemaps.sitemaps.fingerprint import page_fingerprint
@@ -155,7 +158,7 @@ def get(session: SiteSession, address: Address, browser: bool = False,
     pages = session.service.pages
     if pages is not None and window and not browser:
         key = pages.key(session.resolved.key, address.filename)
-        rec = pages.in_window(key)
+        rec = pages.in_window(key, lambda deps: current_tag(session, deps))
         if rec is not None:
             return Document(address, "main", rec.etag, _lastmod(rec),
                             stored=InStore(pages, key, rec),
@@ -197,7 +200,7 @@ def _index(session: SiteSession, address: Address) -> Document:
 
     facts = Document(address, "main", "", None)
     return _stored_or_rendered(session, facts, lambda: index_fingerprint(site, listed()),
-                               render)
+                               render, INDEX_DEPS)
 
 
 def _page(session: SiteSession, address: Address) -> Document:
@@ -225,23 +228,27 @@ def _page(session: SiteSession, address: Address) -> Document:
     # The news view shows ages against the clock that chose the 48-hour window.
     clock = site.now if provider.stylesheet == "news" else None
     facts = Document(address, provider.stylesheet, "", None, len(bounds), clock)
-    return _stored_or_rendered(session, facts, fingerprint, render)
+    deps = page_deps(provider, page, bounds[page - 1] if page <= len(bounds) else None)
+    return _stored_or_rendered(session, facts, fingerprint, render, deps)
 
 
 def _stored_or_rendered(session: SiteSession, facts: Document, fingerprint: Fingerprint,
-                        render: Render) -> Document:
+                        render: Render, deps: tuple[str, ...]) -> Document:
     """The document from the page store when one is configured, else rendered; `facts`
-    holds what is known before (address, kind, pager)."""
+    holds what is known before (address, kind, pager), `deps` the change ledger's buckets
+    it depends on (its tag is read before the fingerprint and the render)."""
     pages = session.service.pages
     if pages is None:
         body, lastmod = render()
         return replace(facts, etag=hashlib.sha256(body).hexdigest(), lastmod=lastmod,
                        data=body)
     key = pages.key(session.resolved.key, facts.address.filename)
-    rec, fp = pages.valid(key, fingerprint)
+    tag = current_tag(session, deps)
+    rec, fp = pages.valid(key, fingerprint, tag, deps)
 
     def fresh() -> Document:
-        new, body = pages.rendered(key, fp if fp is not None else fingerprint(), render)
+        new, body = pages.rendered(key, fp if fp is not None else fingerprint(), render,
+                                   tag, deps)
         return replace(facts, etag=new.etag, lastmod=_lastmod(new), data=body,
                        stored=InStore(pages, key, new), rerender=None)
 

@@ -36,6 +36,7 @@ from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 from typing import TypeVar
@@ -47,6 +48,7 @@ from wpsitemaps.store.base import Store
 T = TypeVar("T")
 Render = Callable[[], tuple[bytes, datetime | None]]
 Fingerprint = Callable[[], str | None]
+Told = Callable[[tuple[str, ...]], str | None]  # a record's deps -> their tag now
 
 
 @dataclass(frozen=True)
@@ -74,17 +76,22 @@ class PageStore:
         """'{namespace}/{site.key}/{document}' (docs/performance.md, "What is stored")."""
         return f"{self.namespace}/{site_key}/{document}"
 
-    def in_window(self, key: str) -> Record | None:
-        """The head of a document rendered or revalidated less than `store_window` seconds
-        ago: inside the window stored bytes are served without asking the database, so
-        nothing is read from it (not even the site's options) before this."""
-        if self.window <= 0:
+    def in_window(self, key: str, told: Told | None = None) -> Record | None:
+        """The head of a document that may be served before anything is read from the
+        database (not even the site's options): rendered or revalidated less than
+        `store_window` seconds ago, or, when `told` is given, one whose tag `told` says is
+        still current (serving.changecheck: nothing it depends on changed)."""
+        if self.window <= 0 and told is None:
             return None
         rec = self.attempt(self.backend.head, key)
         now = self.clock()
-        if rec is None or now - rec.rendered_at >= self.ttl or now - rec.checked_at >= self.window:
+        if rec is None or now - rec.rendered_at >= self.ttl:
             return None
-        return rec
+        if now - rec.checked_at < self.window:
+            return rec
+        if told is not None and rec.tag and told(rec.deps) == rec.tag:
+            return rec
+        return None
 
     def stale(self, key: str) -> tuple[Record, float] | None:
         """The head of a document whose revalidation or render failed on the database
@@ -100,28 +107,45 @@ class PageStore:
         """fn(*args), or None when the store fails (store.base.Guard)."""
         return self.guard.attempt(fn, *args)
 
-    def valid(self, key: str, fingerprint: Fingerprint) -> tuple[Record | None, str | None]:
-        """The stored record if it may be served, and the fingerprint if one was computed."""
+    def valid(self, key: str, fingerprint: Fingerprint, tag: str | None = None,
+              deps: tuple[str, ...] = ()) -> tuple[Record | None, str | None]:
+        """The stored record if it may be served, and the fingerprint if one was computed.
+        `tag` (serving.changecheck, read before this) and `deps` are what a record found
+        unchanged is marked with: a record already marked with `tag` needs no fingerprint."""
         rec = self.attempt(self.backend.head, key)
         now = self.clock()
         if rec is None or now - rec.rendered_at >= self.ttl:
             return None, None
-        if now - rec.checked_at < self.window:
+        if now - rec.checked_at < self.window or (tag and rec.tag == tag):
             return rec, None
         fp = fingerprint()
         if fp is None or fp != rec.fingerprint:
             return None, fp
+        if tag and (rec.tag, rec.deps) != (tag, deps):
+            self._retag(key, rec, tag, deps)
         self.attempt(self.backend.touch, key, now)
         return rec, fp
 
-    def rendered(self, key: str, fp: str | None, render: Render) -> tuple[Record, bytes]:
-        """Render the document and store it under its fingerprint (None: not stored)."""
+    def rendered(self, key: str, fp: str | None, render: Render, tag: str | None = None,
+                 deps: tuple[str, ...] = ()) -> tuple[Record, bytes]:
+        """Render the document and store it under its fingerprint (None: not stored) and
+        the change tag read before the fingerprint."""
         body, lastmod = render()
         rec = Record(fp or "", hashlib.sha256(body).hexdigest(), self.clock(),
-                     lastmod.isoformat() if lastmod else None)
+                     lastmod.isoformat() if lastmod else None,
+                     tag=tag or "", deps=deps if tag else ())
         if fp is not None:
             self.attempt(self.backend.put, key, rec, body)
         return rec, body
+
+    def _retag(self, key: str, rec: Record, tag: str, deps: tuple[str, ...]) -> None:
+        """Mark a record found unchanged with the tag it is current for (its render time
+        kept: `cache_ttl` still counts from the render)."""
+        full = self.attempt(self.backend.get, key)
+        if full is None or full.body is None or full.etag != rec.etag:
+            return
+        self.attempt(self.backend.put, key, replace(full, body=None, tag=tag, deps=deps),
+                     full.body)
 
     def body(self, key: str, rec: Record) -> bytes | None:
         """The stored XML bytes of exactly this record, or None (gone, or replaced)."""

@@ -53,12 +53,19 @@ class Record:
     lastmod: str | None
     body: bytes | None = None
     checked_at: float = 0.0
+    # What the change ledger said when it was rendered or last revalidated (issue #26):
+    # the digest of the heads of the buckets it depends on (`tag`, '' when none was known)
+    # and those buckets (`deps`).
+    tag: str = ""
+    deps: tuple[str, ...] = ()
 
     def head_bytes(self, body: bytes) -> bytes:
         """The header line written before the body (JSON; length and digest of the body)."""
-        meta = {"fp": self.fingerprint, "etag": self.etag, "rendered": self.rendered_at,
-                "lastmod": self.lastmod, "len": len(body),
-                "sha": hashlib.sha256(body).hexdigest()}
+        meta: dict[str, Any] = {
+            "fp": self.fingerprint, "etag": self.etag, "rendered": self.rendered_at,
+            "lastmod": self.lastmod, "len": len(body), "sha": hashlib.sha256(body).hexdigest()}
+        if self.tag:
+            meta["tag"], meta["deps"] = self.tag, list(self.deps)
         return MAGIC + json.dumps(meta, separators=(",", ":")).encode() + b"\n"
 
 
@@ -100,8 +107,12 @@ def stamp(raw: Any) -> float:
 
 def record_from(meta: dict[str, Any], body: bytes | None, checked_at: float) -> Record:
     """A Record from a parsed header (and the body, once verified)."""
+    tag, deps = meta.get("tag"), meta.get("deps")
+    if not (isinstance(tag, str) and isinstance(deps, list)
+            and all(isinstance(d, str) for d in deps)):
+        tag, deps = "", []  # none, or not what head_bytes() writes: checked again
     return Record(str(meta["fp"]), str(meta["etag"]), float(meta["rendered"]),
-                  meta["lastmod"], body, checked_at)
+                  meta["lastmod"], body, checked_at, tag, tuple(deps))
 
 
 def body_ok(meta: dict[str, Any], body: bytes) -> bool:
