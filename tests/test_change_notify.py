@@ -5,14 +5,21 @@ the service's ledger; without a secret the endpoint does not exist."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 
+from tests.conftest import PEER_CONFIG
+from tests.support import wpdb
 from tests.support.data import small_site
+from tests.support.storeclock import with_clock
+from tests.support.storeclock import write
+from wpsitemaps import create_app
 from wpsitemaps.changes.model import Change
 from wpsitemaps.changes.notify import LocalNonces
 from wpsitemaps.changes.notify import Refused
@@ -174,3 +181,37 @@ def test_verifier_parses_every_kind() -> None:
     assert {c.seen_at for c in found} == {float(sent["X-WPSitemaps-Timestamp"])}
     with pytest.raises(Refused):
         check.verify(sent["X-WPSitemaps-Timestamp"], sent["X-WPSitemaps-Signature"], raw)
+
+
+def test_a_stored_page_waits_for_the_plugin(tmp_path: Path) -> None:
+    """With the plugin as the event source, a stored page is served as stored after a write
+    that bypassed WordPress (nothing said it changed), and re-rendered as soon as a signed
+    notification names the post."""
+    path = wpdb.load_peer_sqlite(tmp_path / "peer.sqlite")
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{path}", **PEER_CONFIG,
+                      "STORE": str(tmp_path / "pages"), "NOTIFY_SECRET": SECRET,
+                      "CHANGE_SOURCE": "plugin"})
+    client = app.test_client()
+    clock = with_clock(app)
+    hello = body([{"kind": "option", "name": "blog_public"}])  # the plugin is live
+    assert client.post(PATH, data=hello, headers=headers(hello)).status_code == 202
+    before = client.get("/post-sitemap.xml").data
+    write(app, "UPDATE wp_posts SET post_modified_gmt = '2031-01-02 03:04:05' "
+               "WHERE post_type = 'post' AND post_status = 'publish' AND ID = "
+               "(SELECT MIN(ID) FROM wp_posts WHERE post_type = 'post' "
+               "AND post_status = 'publish')")
+    clock.advance(60)  # far outside store_window
+    assert client.get("/post-sitemap.xml").data == before
+    first = _first_post(path)
+    raw = body([{"kind": "post", "id": first, "type": "post"}])
+    assert client.post(PATH, data=raw, headers=headers(raw)).status_code == 202
+    after = client.get("/post-sitemap.xml").data
+    assert after != before and b"2031-01-02T03:04:05+00:00" in after
+
+
+def _first_post(path: Path) -> int:
+    """The lowest ID of a published post in the SQLite copy."""
+    with sqlite3.connect(path) as con:
+        row = con.execute("SELECT MIN(ID) FROM wp_posts WHERE post_type = 'post' "
+                          "AND post_status = 'publish'").fetchone()
+    return int(row[0])
