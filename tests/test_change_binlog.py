@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import logging
 import os
+import re
+import shutil
+import subprocess
 import threading
 import time
 from collections.abc import Callable
@@ -16,14 +19,22 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import PEER_CONFIG
 from tests.support import binlogdb
+from tests.support import wpdb
+from tests.support.storeclock import with_clock
 from tests.support.tcpproxy import TcpProxy
+from wpsitemaps import create_app
 from wpsitemaps.changes.binlog import BinlogConfig
 from wpsitemaps.changes.binlog import BinlogSource
 from wpsitemaps.changes.binlog import LocalPosition
 from wpsitemaps.changes.model import Change
 from wpsitemaps.changes.tables import TableName
 from wpsitemaps.changes.tables import parse_table
+from wpsitemaps.check import run_check
+from wpsitemaps.config import load_settings
+from wpsitemaps.serving.changefeed import stop_sources
+from wpsitemaps.web.context import service_of
 
 IN_CI = os.environ.get("CI") == "true"
 SCHEMA = "wpsm_binlog_site"
@@ -258,3 +269,75 @@ def test_unreachable_server_is_unhealthy(tmp_path: Path) -> None:
         assert not src.health().healthy
     finally:
         src.stop()
+
+
+PEER = "wpsm_binlog_peer"
+
+
+@pytest.fixture(scope="module")
+def peer_on_server(server: binlogdb.BinlogServer) -> str:
+    """peer-small (written by real WordPress) loaded into the private server."""
+    with server.root() as con, con.cursor() as cur:
+        cur.execute(f"CREATE DATABASE `{PEER}` CHARACTER SET utf8mb4")
+        cur.execute(f"GRANT SELECT ON `{PEER}`.* TO '{binlogdb.REPL_USER}'@'%'")
+    client = shutil.which("mariadb") or "mariadb"
+    subprocess.run([client, "-h", "127.0.0.1", "-P", str(server.port), "-uroot",
+                    "--default-character-set=utf8mb4", PEER],
+                   input=wpdb.PEER_SQL.read_bytes(), check=True, capture_output=True)
+    return PEER
+
+
+def test_service_serves_a_change_from_the_log(server: binlogdb.BinlogServer,
+                                              peer_on_server: str, tmp_path: Path) -> None:
+    """change_source = binlog: a stored page is served without the database while the log
+    says nothing changed, and with the new lastmod within seconds of an UPDATE; `check`
+    reports the log's settings and when the service last heard from the reader."""
+    port = server.port
+    config = {"TESTING": True, **PEER_CONFIG, "STORE": str(tmp_path / "pages"),
+              "DATABASE_URL": f"mysql+pymysql://root@127.0.0.1:{port}/{PEER}?charset=utf8mb4",
+              "CHANGE_SOURCE": "binlog", "BINLOG_SERVER_ID": 5000 + os.getpid() % 1000,
+              "BINLOG_URL": f"mysql://{binlogdb.REPL_USER}:{binlogdb.REPL_PASSWORD}"
+                            f"@127.0.0.1:{port}/{PEER}"}
+    app = create_app(config)
+    try:
+        service = service_of(app)
+        assert wait(lambda: "binlog" in service.change_sources
+                    and service.change_sources["binlog"].healthy, 10)
+        client = app.test_client()
+        clock = with_clock(app)
+        before = client.get("/post-sitemap.xml").data
+        ledger = service.ledger
+        assert ledger is not None
+        head = ledger.counters.counters(ledger.key("blog1"), ["content"])
+        assert head is not None
+        clock.advance(60)
+        assert client.get("/post-sitemap.xml").data == before
+        sql_in(server, PEER, "UPDATE wp_posts SET post_modified_gmt = '2031-01-02 03:04:05' "
+                             "WHERE ID = (SELECT * FROM (SELECT MIN(ID) FROM wp_posts WHERE "
+                             "post_type = 'post' AND post_status = 'publish') AS first)")
+
+        def served() -> bool:
+            clock.advance(60)
+            return b"2031-01-02T03:04:05+00:00" in client.get("/post-sitemap.xml").data
+
+        started = time.monotonic()
+        assert wait(served, 5)
+        assert time.monotonic() - started < 3
+        # The reader moved the ledger (the site check never does): the binlog told it.
+        moved = ledger.counters.counters(ledger.key("blog1"), ["content"])
+        assert moved is not None and moved["content"] > head["content"]
+    finally:
+        stop_sources()
+    lines: list[str] = []
+    assert run_check(load_settings(config), lines.append) == 0
+    text = "\n".join(lines)
+    assert "change source binlog" in text
+    assert re.search(r"binlog +127\.0\.0\.1:\d+ as wpsm_repl: ok \(.*binlog_format ROW.*"
+                     r"log_bin ON; at binlog\.\d+:\d+\); last heard \d+ s ago", text), text
+    assert "plugin      off (no notify_secret)" in text
+
+
+def sql_in(server: binlogdb.BinlogServer, database: str, statement: str) -> None:
+    """One statement as root in a database of the private server."""
+    with server.root(database) as con, con.cursor() as cur:
+        cur.execute(statement)

@@ -10,6 +10,7 @@ from wpsitemaps.compare import compare
 from wpsitemaps.compare import report
 from wpsitemaps.config import Settings
 from wpsitemaps.network_check import run_network_check
+from wpsitemaps.serving.changefeed import describe as describe_sources
 from wpsitemaps.serving.sites import Sites
 from wpsitemaps.wordpress.db import make_engine
 from wpsitemaps.wordpress.site import build_site
@@ -50,6 +51,8 @@ def run_check(settings: Settings, echo: Callable[[str], None],
         echo(f"languages     {', '.join(lang.slug for lang in langs.languages)} "
              f"({langs.plugin}, default {langs.default}, force_lang {langs.force_lang}, "
              f"hide_default {int(langs.hide_default)})")
+    for line in describe_sources(settings):
+        echo(line)
     if comparison is not None:
         report(comparison, echo)
         return 1 if comparison.differences else 0

@@ -17,8 +17,10 @@ from __future__ import annotations
 from typing import Any
 
 from wpsitemaps.cache.leases import KEEPER
+from wpsitemaps.serving.changefeed import stop_sources
 
 
 def worker_exit(server: Any, worker: Any) -> None:
-    """Give back the leases of the exiting worker."""
+    """Give back the leases of the exiting worker (the binlog reader's too)."""
     KEEPER.give_back_all()
+    stop_sources()

@@ -35,6 +35,7 @@ PLUGIN = "plugin"  # the source name the ledger and `change_source` know the plu
 LEASE_TERM = 30.0  # seconds the binlog reader's lease lasts unless renewed
 LEASE_EVERY = 10.0  # seconds between renewals (and between tries of a worker without it)
 REPORT_EVERY = 15.0  # seconds between health reports while nothing changes
+RUNNERS: list[BinlogRunner] = []  # the readers this process started (stop_sources)
 
 
 class StoreNonces:
@@ -206,4 +207,88 @@ def start_sources(service: Service) -> BinlogRunner | None:
         return None
     runner = BinlogRunner(service, service.pages, config)
     runner.start()
+    RUNNERS.append(runner)
     return runner
+
+
+def stop_sources() -> None:
+    """Stop every binlog reader this process started (gunicorn's worker_exit, tests): the
+    position is saved and the lease given back, so another worker takes over at once."""
+    while RUNNERS:
+        RUNNERS.pop().stop()
+
+
+def describe(settings: Settings) -> list[str]:
+    """`check`'s lines about the change sources: which is configured, how it is reached,
+    and when the service last heard from it (the beats in the store)."""
+    lines = [f"change source {settings.change_source}"]
+    beats = _beats(settings)
+    if settings.notify_secret:
+        lines.append(f"  plugin      POST {settings.notify_path} (notify_secret set); "
+                     + _heard(beats.get(PLUGIN)))
+    else:
+        lines.append("  plugin      off (no notify_secret)")
+    config = binlog_config(settings)
+    if config is None:
+        lines.append("  binlog      off (no binlog_url)")
+    else:
+        lines.append(f"  binlog      {config.host}:{config.port} as {config.user}: "
+                     f"{_probe(settings)}; " + _heard(beats.get(BINLOG)))
+    return lines
+
+
+def _beats(settings: Settings) -> dict[str, int]:
+    """The sources' last healthy reports (Unix seconds; 0: reported down) in the store."""
+    from wpsitemaps.changes.ledger import SOURCES
+    from wpsitemaps.store import namespace
+    from wpsitemaps.store import open_store
+    from wpsitemaps.store.base import StoreError
+
+    try:
+        backend = open_store(settings, check=False) if settings.cache_ttl > 0 else None
+        if backend is None:
+            return {}
+        names = [f"beat:{PLUGIN}", f"beat:{BINLOG}"]
+        found = backend.counters(f"{namespace(settings)}/{SOURCES}", names)
+    except (StoreError, OSError) as exc:
+        log.warning("cannot read the change sources' state from the store: %s", exc)
+        return {}
+    return {name: found[f"beat:{name}"] for name in (PLUGIN, BINLOG)}
+
+
+def _heard(beat: int | None) -> str:
+    """When the service last heard from a source."""
+    if beat is None:
+        return "no store: its state is not shared"
+    if beat == 0:
+        return "not heard from yet, or reported down (the site check serves meanwhile)"
+    return f"last heard {max(0, int(time.time()) - beat)} s ago"
+
+
+def _probe(settings: Settings) -> str:
+    """Whether the log server answers with the log on in row format, and where it is."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from wpsitemaps.wordpress.queries.binlog import log_position
+    from wpsitemaps.wordpress.queries.binlog import log_settings
+
+    url = make_url(settings.binlog_url or "").set(drivername="mysql+pymysql")
+    engine = create_engine(url, connect_args={"connect_timeout": 5})
+    try:
+        with engine.connect() as conn:
+            found = log_settings(conn)
+            where = log_position(conn)
+    except SQLAlchemyError as exc:
+        cause = getattr(exc, "orig", None) or exc
+        return f"NOT reachable ({type(cause).__name__}: {cause})"
+    finally:
+        engine.dispose()
+    problems = []
+    if found.get("log_bin", "").upper() != "ON":
+        problems.append("log_bin is OFF")
+    if found.get("binlog_format", "").upper() != "ROW":
+        problems.append(f"binlog_format is {found.get('binlog_format')}, needs ROW")
+    facts = ", ".join(f"{k} {v}" for k, v in sorted(found.items()))
+    state = "NOT usable: " + "; ".join(problems) if problems else "ok"
+    return f"{state} ({facts}; at {where or '?'})"
