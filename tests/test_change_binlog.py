@@ -33,6 +33,7 @@ from wpsitemaps.changes.tables import TableName
 from wpsitemaps.changes.tables import parse_table
 from wpsitemaps.check import run_check
 from wpsitemaps.config import load_settings
+from wpsitemaps.serving import changefeed
 from wpsitemaps.serving.changefeed import stop_sources
 from wpsitemaps.web.context import service_of
 
@@ -341,3 +342,39 @@ def sql_in(server: binlogdb.BinlogServer, database: str, statement: str) -> None
     """One statement as root in a database of the private server."""
     with server.root(database) as con, con.cursor() as cur:
         cur.execute(statement)
+
+
+def test_one_reader_per_store(server: binlogdb.BinlogServer, peer_on_server: str,
+                              tmp_path: Path) -> None:
+    """Two workers on one store: one holds the lease and reads the log, the other does not
+    (two readers with one server_id would push each other off the server); both see the
+    changes it reads through the shared ledger."""
+    port = server.port
+    config = {"TESTING": True, **PEER_CONFIG, "STORE": str(tmp_path / "pages"),
+              "DATABASE_URL": f"mysql+pymysql://root@127.0.0.1:{port}/{PEER}?charset=utf8mb4",
+              "CHANGE_SOURCE": "binlog", "BINLOG_SERVER_ID": 6000 + os.getpid() % 1000,
+              "BINLOG_URL": f"mysql://{binlogdb.REPL_USER}:{binlogdb.REPL_PASSWORD}"
+                            f"@127.0.0.1:{port}/{PEER}"}
+    apps = [create_app(config), create_app(config)]
+    try:
+        runners = list(changefeed.RUNNERS[-2:])
+        assert wait(lambda: any(r.health().detail.startswith("reading") for r in runners), 10)
+        time.sleep(1.5)
+        reading = [r for r in runners if r.health().detail.startswith("reading")]
+        assert len(reading) == 1
+        other = next(r for r in runners if r is not reading[0])
+        assert other.health().detail == "read by another worker (store lease)"
+        # The worker that does not read sees the change through the store's ledger.
+        ledger = service_of(apps[runners.index(other)]).ledger
+        assert ledger is not None
+
+        def head() -> int:
+            found = ledger.counters.counters(ledger.key("blog1"), ["content"])
+            return found["content"] if found else -1
+
+        before = head()
+        sql_in(server, PEER, "UPDATE wp_options SET option_value = 'x' "
+                             "WHERE option_name = 'blogdescription'")
+        assert wait(lambda: head() > before, 3)
+    finally:
+        stop_sources()
