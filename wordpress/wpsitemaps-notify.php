@@ -18,7 +18,7 @@ if ( ! defined( 'WPSITEMAPS_NOTIFY_URL' ) || ! defined( 'WPSITEMAPS_NOTIFY_SECRE
 
 /** Post meta WordPress writes while nothing a sitemap shows changed (an editor's lock...). */
 const WPSITEMAPS_NOTIFY_NOISE_META = array( '_edit_lock', '_edit_last', '_encloseme', '_pingme', '_wp_desired_post_slug' );
-/** Options the sitemaps read (exact names, or prefixes ending in '*'). */
+/** Options the sitemaps read (exact names, or prefixes ending in '*'): SITEMAP_OPTIONS of wpsitemaps/changes/tables.py. */
 const WPSITEMAPS_NOTIFY_OPTIONS = array( 'permalink_structure', 'category_base', 'tag_base', 'home', 'siteurl', 'blog_public', 'active_plugins', 'show_on_front', 'page_on_front', 'page_for_posts', 'timezone_string', 'gmt_offset', 'posts_per_page', 'wpsitemaps_registry', 'wpseo*', 'rank-math-options-*', 'rank_math_*', 'aioseo_options*', 'seopress_*', 'autodescription-site-settings', 'polylang', 'icl_sitepress_settings' );
 /** More changes than this in one request (an import, a bulk edit) are sent as "the site". */
 const WPSITEMAPS_NOTIFY_MAX = 500;

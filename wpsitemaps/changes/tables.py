@@ -27,8 +27,16 @@ NOISE_POST_TYPES = frozenset({"revision", "customize_changeset", "oembed_cache"}
 NOISE_USER_META = re.compile(r"^(session_tokens|.*user-settings(-time)?|"
                              r".*dashboard_quick_press_last_post_id|community-events-location|"
                              r"last_update|wc_last_active)$")
-NOISE_OPTIONS = re.compile(r"^(_site_transient_|_transient_|cron$|doing_cron$|"
-                           r"recently_edited$|action_scheduler_lock_)")
+# The options the sitemaps read (exact names, or prefixes ending in '*'); the companion
+# plugin (wordpress/wpsitemaps-notify.php) sends the same list. Others are not changes:
+# plugins write options on page views (counters, locks, caches), and each change of an
+# option makes every document be checked again.
+SITEMAP_OPTIONS = ("permalink_structure", "category_base", "tag_base", "home", "siteurl",
+                   "blog_public", "active_plugins", "show_on_front", "page_on_front",
+                   "page_for_posts", "timezone_string", "gmt_offset", "posts_per_page",
+                   "wpsitemaps_registry", "wpseo*", "rank-math-options-*", "rank_math_*",
+                   "aioseo_options*", "seopress_*", "autodescription-site-settings",
+                   "polylang", "icl_sitepress_settings")
 _SITE_NUMBER = re.compile(r"^([1-9][0-9]*)_(.+)$")
 
 
@@ -86,10 +94,16 @@ def row_changes(table: TableName, row: Mapping[str, Any], seen_at: float) -> lis
         return [Change("user", _id(row, "user_id"), seen_at=seen_at)]
     if kind == "options":
         name = _text(row.get("option_name"))
-        if not name or NOISE_OPTIONS.match(name):
+        if not name or not sitemap_option(name):
             return []
         return [Change("option", option=name, blog_id=blog, seen_at=seen_at)]
     return []
+
+
+def sitemap_option(name: str) -> bool:
+    """Whether the sitemaps read the option `name` (SITEMAP_OPTIONS)."""
+    return any(name.startswith(o[:-1]) if o.endswith("*") else name == o
+               for o in SITEMAP_OPTIONS)
 
 
 def unique(changes: Iterable[Change]) -> list[Change]:

@@ -31,6 +31,7 @@ web.negotiate decides which variant a request gets.
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
 from collections.abc import Callable
 from collections.abc import Mapping
@@ -177,6 +178,9 @@ class GuardedCounters:
     def __init__(self, pages: PageStore) -> None:
         self.pages = pages
         self._pending: list[tuple[str, tuple[str, ...], dict[str, int]]] = []
+        # The binlog reader's thread bumps while requests and the refresh read: two flushes
+        # at once would make one bump twice and drop another.
+        self._lock = threading.Lock()
 
     def bump(self, key: str, names: Sequence[str], marks: Mapping[str, int]) -> bool:
         """Add to a set; False when the store failed (kept to be made again)."""
@@ -190,12 +194,13 @@ class GuardedCounters:
         return self.pages.attempt(self.pages.backend.counters, key, names)
 
     def _flush(self) -> bool:
-        while self._pending:
-            key, names, marks = self._pending[0]
-            if self.pages.attempt(_bumped, self.pages.backend, key, names, marks) is None:
-                return False
-            self._pending.pop(0)
-        return True
+        with self._lock:
+            while self._pending:
+                key, names, marks = self._pending[0]
+                if self.pages.attempt(_bumped, self.pages.backend, key, names, marks) is None:
+                    return False
+                self._pending.pop(0)
+            return True
 
 
 def _bumped(backend: Store, key: str, names: Sequence[str], marks: Mapping[str, int]) -> bool:
