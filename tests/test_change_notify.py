@@ -17,6 +17,8 @@ from flask import Flask
 from tests.conftest import PEER_CONFIG
 from tests.support import wpdb
 from tests.support.data import small_site
+from tests.support.network import load_ms_sqlite
+from tests.support.network import network_app
 from tests.support.storeclock import with_clock
 from tests.support.storeclock import write
 from wpsitemaps import create_app
@@ -215,3 +217,15 @@ def _first_post(path: Path) -> int:
         row = con.execute("SELECT MIN(ID) FROM wp_posts WHERE post_type = 'post' "
                           "AND post_status = 'publish'").fetchone()
     return int(row[0])
+
+
+def test_a_network_takes_notifications_at_any_host(tmp_path: Path) -> None:
+    """On a network the plugin may post to an internal address no site answers at: the
+    notification is accepted there (the body names the blog), where a sitemap is 404."""
+    app = network_app(f"sqlite:///{load_ms_sqlite(tmp_path / 'ms.sqlite')}",
+                      NOTIFY_SECRET=SECRET)
+    client = app.test_client()
+    raw = body([{"kind": "post", "id": 1, "type": "post"}], blog_id=3)
+    resp = client.post(f"http://wpsitemaps.internal:8000{PATH}", data=raw, headers=headers(raw))
+    assert resp.status_code == 202
+    assert client.get("http://wpsitemaps.internal:8000/sitemap_index.xml").status_code == 404

@@ -27,6 +27,8 @@ def run_check(settings: Settings, echo: Callable[[str], None],
         with engine.connect() as conn:
             # A network served as a whole: one line per site (network_check).
             if run_network_check(Sites(settings), conn, echo):
+                for line in describe_sources(settings):
+                    echo(line)
                 return 0
             site = build_site(conn, settings)
             types_report = type_report(conn, site)
