@@ -68,10 +68,14 @@ class ValueCache:
     """
 
     def __init__(self, ttl: float, clock: Callable[[], float] = time.monotonic,
-                 max_entries: int = 10_000, peer: StoreValues | None = None) -> None:
+                 max_entries: int = 10_000, peer: StoreValues | None = None,
+                 on_change: Callable[[Any], None] | None = None) -> None:
         self.ttl = ttl
         self.clock = clock
         self.peer = peer
+        # Told the key of a value that differs from the one held before (or none was):
+        # documents stored from the old value are then checked again (issue #26).
+        self.on_change = on_change
         self.wait = WAIT
         self._data: LRU[Any, Entry] = LRU(max_entries)
 
@@ -175,6 +179,10 @@ class ValueCache:
         return self._data.get(key)
 
     def _put(self, key: Any, entry: Entry) -> None:
+        if self.on_change is not None:
+            before = self._data.get(key)
+            if before is None or before.value != entry.value:
+                self.on_change(key)
         self._data.put(key, entry)
 
     def __len__(self) -> int:

@@ -18,7 +18,10 @@ Buckets of a site:
 * `terms` (any post or term: term pages' lastmods), `termnames` (a term itself: %category%
   links); `authors` (any post or user), `users` (a user itself: %author% links);
 * `site`: an option or the whole site (every document); `content`: any change at all (the
-  index, news and video pages: small, or dated by every post).
+  index, news and video pages: small, or dated by every post);
+* `values`: a value documents are rendered from (page bounds, term and author lists, kept
+  for `cache_ttl`) was recomputed and differs (every document: one rendered from the old
+  value after a change must not stay tagged current).
 
 Rule: no Flask, no SQL, no store (the counters come in as `Counters`, which the page
 store's back ends implement).
@@ -46,6 +49,7 @@ BEAT_FOR = 60.0  # seconds a source's last healthy report keeps it live
 LEDGER = "changes.ledger"  # a site's counter set: {namespace}/{site key}/changes.ledger
 SOURCES = "changes.sources"  # the sources' beats: {namespace}/changes.sources
 EPOCH = "epoch"  # bumped when a source comes back: what it missed is checked again
+VALUES = "values"  # bumped when a value documents are rendered from changed
 SOURCES_EVERY = 1.0  # seconds a worker keeps the sources' beats it read
 
 
@@ -113,8 +117,9 @@ class Ledger:
     """The heads of every site's buckets and the sources' beats, in shared counters."""
 
     def __init__(self, counters: Counters, namespace: str, names: Sequence[str] = (),
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, salt: str = "") -> None:
         self.counters = counters
+        self.salt = salt  # what else every tag depends on (serving: code and settings)
         self.namespace = namespace
         self.names = tuple(names)  # the event sources trusted (setting change_source)
         self.clock = clock
@@ -178,12 +183,17 @@ class Ledger:
             return f"{beats['gen']}.{beats[EPOCH]}"
         return None
 
+    def values_changed(self, site: str) -> None:
+        """A value documents are rendered from (page bounds, term and author lists) was
+        recomputed and differs: every document of the site is checked again."""
+        self.counters.bump(self.key(site), [VALUES], {})
+
     def tag(self, site: str, deps: Iterable[str]) -> str | None:
         """The digest of the heads of `deps` of a site now, None when no source is live."""
         epoch = self.live()
         if epoch is None:
             return None
-        names = sorted(set(deps))
+        names = sorted({*deps, "site", VALUES})
         heads = self.counters.counters(self.key(site), names)
         if heads is None:
             return None

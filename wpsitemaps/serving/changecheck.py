@@ -21,6 +21,7 @@ import hashlib
 import logging
 from collections.abc import Sequence
 
+from wpsitemaps.changes.ledger import VALUES
 from wpsitemaps.changes.ledger import Ledger
 from wpsitemaps.serving.service import SiteSession
 from wpsitemaps.wordpress.options import read_options
@@ -43,11 +44,19 @@ def current_tag(session: SiteSession, deps: Sequence[str]) -> str | None:
     told = ledger.tag(session.resolved.key, deps)
     if told is not None:
         ledger.note_mode("events")
-        return told
+        return _salted(ledger, told)
     if service.settings.change_source == "none":
         return None
     ledger.note_mode("check")
-    return site_check(session, ledger)
+    checked = site_check(session, ledger)
+    return None if checked is None else _salted(ledger, checked)
+
+
+def _salted(ledger: Ledger, tag: str) -> str:
+    """The tag with the ledger's salt (this code's render version and the settings: a
+    deploy or a new setting gives every stored document another tag, as it gives it
+    another fingerprint)."""
+    return tag[:3] + hashlib.sha256(f"{ledger.salt}|{tag}".encode()).hexdigest()[:32]
 
 
 def site_check(session: SiteSession, ledger: Ledger) -> str | None:
@@ -57,14 +66,15 @@ def site_check(session: SiteSession, ledger: Ledger) -> str | None:
     assert pages is not None  # a ledger lives in the page store
     key = ledger.key(session.resolved.key)
     now_ms = int(pages.clock() * 1000)
-    got = ledger.counters.counters(key, ["check", "check_at"])
+    got = ledger.counters.counters(key, ["check", "check_at", VALUES])
     if got is None:
         return None
     token = got["check"]
     if not 0 <= now_ms - got["check_at"] < pages.window * 1000:
         token = site_token(session)
         ledger.counters.bump(key, [], {"check": token, "check_at": now_ms})
-    return f"ck:{token}" if token else None
+    # The values' head too: a document rendered from a value recomputed since is checked.
+    return f"ck:{token}.{got['gen']}.{got[VALUES]}" if token else None
 
 
 def site_token(session: SiteSession) -> int:
@@ -73,8 +83,10 @@ def site_token(session: SiteSession) -> int:
     tables = build_tables(settings.table_prefix, settings.base_prefix)
     conn = session.conn
     stamps = table_stamps(conn, watched(tables, settings.table_prefix))
-    if stamps is None or stamps.newest is None or stamps.now - stamps.newest < SETTLE:
+    if stamps is None or (stamps.unknown and stamps.loads is None):
+        return 0
+    if stamps.newest is not None and stamps.now - stamps.newest < SETTLE:
         return 0
     options = sorted(read_options(conn, tables, settings).items())
-    raw = repr((stamps.stamps, options)).encode("utf-8", "surrogatepass")
+    raw = repr((stamps.stamps, stamps.loads, options)).encode("utf-8", "surrogatepass")
     return int.from_bytes(hashlib.sha256(raw).digest()[:6], "big") or 1

@@ -13,11 +13,14 @@ each built once, and closed together.
 from __future__ import annotations
 
 import logging
+import re
+from collections.abc import Callable
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from dataclasses import field
 from types import TracebackType
+from typing import Any
 from typing import Protocol
 
 from sqlalchemy import Connection
@@ -44,6 +47,8 @@ from wpsitemaps.serving.sites import Sites
 from wpsitemaps.sitemaps.feeds import FEED_PATHS
 from wpsitemaps.sitemaps.feeds import FeedConfig
 from wpsitemaps.sitemaps.feeds import parse_feed_config
+from wpsitemaps.sitemaps.fingerprint import digest
+from wpsitemaps.sitemaps.fingerprint import render_version
 from wpsitemaps.sitemaps.registry import Registry
 from wpsitemaps.store import namespace
 from wpsitemaps.store import open_store
@@ -52,6 +57,7 @@ from wpsitemaps.wordpress.db import make_engine
 from wpsitemaps.wordpress.site import SiteContext
 
 log = logging.getLogger(__name__)
+SITE_KEY_RE = re.compile(r"blog[0-9]{1,12}")  # wordpress.site.site_key()
 
 
 class Background(Protocol):
@@ -142,10 +148,20 @@ def build_service(settings: Settings, extra_sitemaps: Sequence[str] = ()) -> Ser
         sites.recall = StoreRecall(pages)
     # With a breaker, a database that goes silent or holds a lock is probed, not waited on.
     ledger = None if backend is None or pages is None else Ledger(
-        GuardedCounters(pages), pages.namespace, event_sources(settings))
-    return Service(settings, make_engine(settings, Breaker()), sites,
-                   ValueCache(settings.cache_ttl, peer=peer), pages, peer, robots, feeds,
-                   tuple(extras), RobotsCopies(pages), ledger=ledger)
+        GuardedCounters(pages), pages.namespace, event_sources(settings),
+        salt=digest(render_version(), repr(settings)))
+    values = ValueCache(settings.cache_ttl, peer=peer,
+                        on_change=None if ledger is None else _values_changed(ledger))
+    return Service(settings, make_engine(settings, Breaker()), sites, values, pages, peer,
+                   robots, feeds, tuple(extras), RobotsCopies(pages), ledger=ledger)
+
+
+def _values_changed(ledger: Ledger) -> Callable[[Any], None]:
+    """ValueCache's on_change: its keys start with the site's key (cache.values.Values)."""
+    def changed(key: Any) -> None:
+        if isinstance(key, tuple) and key and SITE_KEY_RE.fullmatch(str(key[0])):
+            ledger.values_changed(str(key[0]))
+    return changed
 
 
 class SiteSession:

@@ -3,8 +3,12 @@
 When the tables a site's sitemaps read last changed, as cheaply as the database tells it:
 
 * MariaDB/MySQL: `information_schema.TABLES.UPDATE_TIME` of those tables, in one statement,
-  with the server's clock. InnoDB keeps it in memory, at 1-second granularity: NULL after a
-  restart (or when the table left the dictionary cache) means unknown, never "unchanged";
+  with the server's clock. InnoDB keeps it in memory, at 1-second granularity, and it is
+  NULL for a table not written since it was loaded into the dictionary cache (a restart,
+  or an eviction from that cache, which forgets a write). So with a NULL the statement also
+  reads how many table definitions the server has loaded (`Opened_table_definitions`): an
+  eviction and reload moves it, and a NULL then counts as "not written since" only while it
+  stays put;
 * SQLite: the database file's and its write-ahead log's identity, size and modification
   time (every commit writes one of them), with the local clock;
 * anything else: unknown.
@@ -23,6 +27,7 @@ from dataclasses import dataclass
 from sqlalchemy import Connection
 from sqlalchemy import bindparam
 from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 
 from wpsitemaps.wordpress.plugintables import wpml_tables
 from wpsitemaps.wordpress.schema import WPTables
@@ -34,7 +39,9 @@ class TableStamps:
 
     stamps: tuple[tuple[str, object], ...]
     now: float
-    newest: float | None  # the latest of the stamps (None: none, or one is unknown)
+    newest: float | None  # the latest of the known stamps (None: none known)
+    unknown: bool = False  # a table's stamp is NULL (not written since it was loaded)
+    loads: int | None = None  # the server's count of table definitions loaded
 
 
 def watched(tables: WPTables, prefix: str) -> list[str]:
@@ -60,15 +67,33 @@ def table_stamps(conn: Connection, names: Sequence[str]) -> TableStamps | None:
         stamps = tuple(sorted((str(r[0]), None if r[1] is None else float(r[1]))
                               for r in rows))
         known = [s for _, s in stamps if s is not None]
-        newest = max(known) if len(known) == len(stamps) else None
-        return TableStamps(stamps, float(rows[0][2]), newest)
+        unknown = len(known) < len(stamps)
+        return TableStamps(stamps, float(rows[0][2]), max(known, default=None), unknown,
+                           _loads(conn) if unknown else None)
     if dialect == "sqlite":
-        return _file_stamps(conn.engine.url.database)
+        # The engine opens the file through a URI (read-only): ask SQLite where it is.
+        files = {str(r[1]): str(r[2] or "") for r in conn.exec_driver_sql("PRAGMA database_list")}
+        return _file_stamps(files.get("main"))
     return None
 
 
+def _loads(conn: Connection) -> int | None:
+    """Opened_table_definitions (None: not readable here)."""
+    where = ("information_schema.GLOBAL_STATUS" if getattr(conn.dialect, "is_mariadb", False)
+             else "performance_schema.global_status")
+    try:  # a user without access to it: NULLs stay unknown
+        value = conn.execute(text(f"SELECT VARIABLE_VALUE FROM {where} "
+                                  "WHERE VARIABLE_NAME = 'Opened_table_definitions'")).scalar()
+    except DBAPIError:
+        return None
+    try:
+        return int(value) if value is not None else None
+    except ValueError:
+        return None
+
+
 def _file_stamps(path: str | None) -> TableStamps | None:
-    if not path or path == ":memory:" or path.startswith("file:"):
+    if not path:  # an in-memory or temporary database
         return None
     found: list[tuple[str, object]] = []
     mtimes: list[int] = []
