@@ -110,10 +110,10 @@ def wordpress(capture: Capture) -> Iterator[Callable[..., dict[str, Any]]]:
         wpdb.drop_mariadb(name)
 
 
-def next_notification(capture: Capture, seen: int) -> list[Captured]:
-    """The notifications that arrived after the first `seen` (waits up to 5 s for one)."""
+def next_notification(capture: Capture, seen: int, wait: float = 5) -> list[Captured]:
+    """The notifications that arrived after the first `seen` (waits up to `wait` s for one)."""
     with capture.arrived:
-        capture.arrived.wait_for(lambda: len(capture.got) > seen, timeout=5)
+        capture.arrived.wait_for(lambda: len(capture.got) > seen, timeout=wait)
         return capture.got[seen:]
 
 
@@ -170,6 +170,17 @@ def test_real_wordpress_notifies_every_change(wordpress: Callable[..., dict[str,
 
     _, changes = step(wordpress, capture, service_app, "user")
     assert Change("user", 1) in changes
+
+
+def test_quiet_site_beats_every_30_seconds(wordpress: Callable[..., dict[str, Any]],
+                                           capture: Capture, service_app: Flask) -> None:
+    """A request that changes nothing sends an empty, signed notification (a beat) at most
+    every 30 s: the service trusts the plugin while nothing changes."""
+    _, changes = step(wordpress, capture, service_app, "view")
+    assert changes == []
+    seen = len(capture.got)
+    wordpress("view")
+    assert next_notification(capture, seen, wait=1.5) == []
     health = service_of(service_app).change_sources.get("plugin")
     if service_of(service_app).pages is not None:
-        assert health is not None and health.healthy
+        assert health is not None and health.healthy and health.detail == "beat"

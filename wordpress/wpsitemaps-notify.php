@@ -94,6 +94,17 @@ function wpsitemaps_notify_send() {
 	$GLOBALS['wpsitemaps_notify_queue'] = array();
 }
 
+/** A beat at most every 30 s, on any request: the service trusts the plugin only while it
+ * hears from it (a minute), and a site where nothing changes must stay trusted too. */
+function wpsitemaps_notify_beat() {
+	if ( empty( $GLOBALS['wpsitemaps_notify_queue'] ) && false === get_transient( 'wpsitemaps_notify_beat' ) ) {
+		set_transient( 'wpsitemaps_notify_beat', 1, 30 );
+		$GLOBALS['wpsitemaps_notify_queue'][ get_current_blog_id() ] = array();
+		wpsitemaps_notify_send();
+	}
+}
+
+add_action( 'shutdown', 'wpsitemaps_notify_beat', 5 );
 add_action( 'transition_post_status', 'wpsitemaps_notify_status', 10, 3 );
 add_action( 'save_post', 'wpsitemaps_notify_post', 10, 2 );
 add_action( 'deleted_post', 'wpsitemaps_notify_post', 10, 2 ); // the post row is gone: its type comes along

@@ -88,6 +88,8 @@ switch ( $notify_phase ) {
 		update_option( 'blog_public', '0' );
 		update_option( 'some_unrelated_plugin_state', 'x' . time() );
 		break;
+	case 'view':
+		break; // a page view: nothing changes
 	case 'user':
 		notify_ok( wp_update_user( array( 'ID' => 1, 'user_nicename' => 'chief-editor' ) ), 'user' );
 		$out['user'] = 1;

@@ -5,10 +5,13 @@ host (the body names the blog), so it answers before and without site resolution
 
 from __future__ import annotations
 
+import time
+
 from flask import Flask
 from flask import Response
 from flask import request
 
+from wpsitemaps.changes.model import SourceHealth
 from wpsitemaps.changes.notify import MAX_BODY
 from wpsitemaps.changes.notify import SIGNATURE_HEADER
 from wpsitemaps.changes.notify import TIMESTAMP_HEADER
@@ -39,7 +42,13 @@ def receive(service: Service, check: Verifier) -> Response:
                                request.headers.get(SIGNATURE_HEADER), body)
     except NotifyError as exc:
         return answer(exc.status, str(exc))
-    service.apply_changes(changes, PLUGIN)
+    if changes:
+        service.apply_changes(changes, PLUGIN)  # counts as a beat too
+    else:
+        # The plugin's beat: it is there, and nothing changed.
+        sent = float(request.headers.get(TIMESTAMP_HEADER) or 0)
+        now = time.time()
+        service.report_health(SourceHealth(PLUGIN, True, max(0.0, now - sent), now, "beat"))
     return answer(202, f"accepted {len(changes)}")
 
 
