@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import threading
+import time
 from collections.abc import Callable
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler
@@ -24,6 +25,8 @@ from flask import Flask
 from tests.conftest import require_mariadb
 from tests.support import wpdb
 from tests.support.data import small_site
+from tests.support.storeclock import with_clock
+from wpsitemaps import create_app
 from wpsitemaps.changes.model import Change
 from wpsitemaps.changes.notify import LocalNonces
 from wpsitemaps.changes.notify import Verifier
@@ -32,6 +35,7 @@ from wpsitemaps.web.context import service_of
 DRIVER = wpdb.REPO / "tests" / "oracle" / "notify.php"
 MU_DIR = wpdb.REPO / "wordpress"
 SECRET = "wordpress-lane-" + "k" * 40
+DATABASE = wpdb.mariadb_name("notify")
 pytestmark = [
     pytest.mark.wordpress,
     pytest.mark.skipif(os.environ.get("WPSITEMAPS_WORDPRESS_TESTS") != "1",
@@ -83,7 +87,7 @@ def wordpress(capture: Capture) -> Iterator[Callable[..., dict[str, Any]]]:
     if not (shutil.which("php") and Path("/usr/share/wordpress/wp-settings.php").exists()):
         pytest.fail("WPSITEMAPS_WORDPRESS_TESTS=1 but php or /usr/share/wordpress is missing")
     require_mariadb()
-    name = wpdb.mariadb_name("notify")
+    name = DATABASE
     with wpdb.root_conn() as con, con.cursor() as cur:
         cur.execute(f"DROP DATABASE IF EXISTS `{name}`")
         cur.execute(f"CREATE DATABASE `{name}` CHARACTER SET utf8mb4")
@@ -184,3 +188,33 @@ def test_quiet_site_beats_every_30_seconds(wordpress: Callable[..., dict[str, An
     health = service_of(service_app).change_sources.get("plugin")
     if service_of(service_app).pages is not None:
         assert health is not None and health.healthy and health.detail == "beat"
+
+
+def test_a_wordpress_save_is_served_within_seconds(
+        wordpress: Callable[..., dict[str, Any]], capture: Capture, tmp_path: Path) -> None:
+    """The service reads the database WordPress writes, with the plugin as its event
+    source: a stored post sitemap is served as stored until the notification of a publish
+    arrives, and lists the new post on the next request, within 5 s of the save."""
+    # Another test may have set blog_public = 0 through WordPress (nothing is listed then).
+    with wpdb.root_conn(DATABASE) as con, con.cursor() as cur:
+        cur.execute("UPDATE wp_options SET option_value = '1' WHERE option_name = 'blog_public'")
+    url = f"mysql+pymysql://root@{wpdb.MARIADB_HOST}:{wpdb.MARIADB_PORT}/{DATABASE}"
+    app = create_app({"TESTING": True, "DATABASE_URL": url + "?charset=utf8mb4",
+                      "STORE": str(tmp_path / "pages"), "NOTIFY_SECRET": SECRET,
+                      "CHANGE_SOURCE": "plugin", "CACHE_TTL": 3600})
+    client = app.test_client()
+    _, changes = step(wordpress, capture, app, "publish")  # the plugin is live
+    clock = with_clock(app)
+    before = client.get("/post-sitemap.xml").data.count(b"<url>")
+    seen = len(capture.got)
+    wordpress("publish")
+    saved = time.monotonic()
+    clock.advance(60)
+    assert client.get("/post-sitemap.xml").data.count(b"<url>") == before  # still stored
+    headers, raw = next_notification(capture, seen)[0]
+    assert client.post("/.well-known/wpsitemaps/notify", data=raw,
+                       headers={k: v for k, v in headers.items()
+                                if k.lower().startswith(("x-", "content-type"))}
+                       ).status_code == 202
+    assert client.get("/post-sitemap.xml").data.count(b"<url>") == before + 1
+    assert time.monotonic() - saved < 5
