@@ -28,6 +28,7 @@ from wpsitemaps import create_app
 from wpsitemaps.changes.binlog import BinlogConfig
 from wpsitemaps.changes.binlog import BinlogSource
 from wpsitemaps.changes.binlog import LocalPosition
+from wpsitemaps.changes.binlog import Position
 from wpsitemaps.changes.model import Change
 from wpsitemaps.changes.tables import SITEMAP_OPTIONS
 from wpsitemaps.changes.tables import TableName
@@ -224,16 +225,16 @@ def test_resumes_from_the_saved_position(server: binlogdb.BinlogServer) -> None:
     src = BinlogSource(config(server.port), first, positions)
     src.start()
     assert wait(lambda: src.health().healthy)
-    sql(server, "UPDATE wp_posts SET post_title = 'one' WHERE ID = 101")
-    assert first.has(Change("post", 101, post_type="post"))
+    sql(server, POST.format(id=201, status="publish", type="post"))
+    assert first.has(Change("post", 201, post_type="post"))
     src.stop()
     assert positions.position is not None
-    sql(server, "UPDATE wp_posts SET post_title = 'two' WHERE ID = 101")
+    sql(server, "UPDATE wp_posts SET post_title = 'two' WHERE ID = 201")
     second = Recorder()
     again = BinlogSource(config(server.port), second, positions)
     again.start()
     try:
-        assert second.has(Change("post", 101, post_type="post"), seconds=5)
+        assert second.has(Change("post", 201, post_type="post"), seconds=5)
     finally:
         again.stop()
 
@@ -249,13 +250,16 @@ def test_a_dropped_connection_falls_back_and_recovers(
         src.start()
         try:
             assert wait(lambda: src.health().healthy)
+            sql(server, POST.format(id=301, status="publish", type="post"))
+            assert sink.has(Change("post", 301, post_type="post"))  # a position to resume at
             proxy.down()
             assert wait(lambda: not src.health().healthy, 15)
-            sql(server, "UPDATE wp_posts SET post_title = 'while down' WHERE ID = 101")
+            sql(server, "UPDATE wp_posts SET post_title = 'while down' WHERE ID = 301")
+            sink.changes.clear()
             time.sleep(2.5)  # a few reconnection attempts
             proxy.up()
             assert wait(lambda: src.health().healthy, 15)
-            assert sink.has(Change("post", 101, post_type="post"), seconds=5)
+            assert sink.has(Change("post", 301, post_type="post"), seconds=5)
         finally:
             src.stop()
     lines = [r.getMessage() for r in caplog.records]
@@ -389,3 +393,23 @@ def test_plugin_and_log_agree_on_options() -> None:
     found = re.search(r"const WPSITEMAPS_NOTIFY_OPTIONS = array\((.*?)\);", php)
     assert found is not None
     assert tuple(re.findall(r"'([^']+)'", found.group(1))) == SITEMAP_OPTIONS
+
+
+def test_a_purged_position_starts_at_the_end(server: binlogdb.BinlogServer,
+                                             caplog: pytest.LogCaptureFixture) -> None:
+    """A saved position the server no longer has (its logs were purged while the service
+    was down) is said once; reading goes on from the log's end."""
+    caplog.set_level(logging.WARNING, logger="wpsitemaps.changes.binlog")
+    positions = LocalPosition()
+    positions.save(Position("binlog.999999", 4))
+    sink = Recorder()
+    src = BinlogSource(config(server.port), sink, positions)
+    src.start()
+    try:
+        assert wait(lambda: src.health().healthy, 15)
+        sql(server, POST.format(id=401, status="publish", type="post"))
+        assert sink.has(Change("post", 401, post_type="post"))
+        assert positions.position is not None and positions.position.file != "binlog.999999"
+    finally:
+        src.stop()
+    assert any("no longer on the server" in r.getMessage() for r in caplog.records)
