@@ -243,7 +243,7 @@ def test_a_dropped_connection_falls_back_and_recovers(
         server: binlogdb.BinlogServer, caplog: pytest.LogCaptureFixture) -> None:
     """Cut the link: unhealthy with one log line; restored: healthy again, one line, and
     the rows written meanwhile arrive."""
-    caplog.set_level(logging.WARNING, logger="wpsitemaps.changes.binlog")
+    caplog.set_level(logging.INFO, logger="wpsitemaps.changes.binlog")
     sink = Recorder()
     with TcpProxy("127.0.0.1", server.port) as proxy:
         src = BinlogSource(config(proxy.port), sink, LocalPosition())
@@ -413,3 +413,36 @@ def test_a_purged_position_starts_at_the_end(server: binlogdb.BinlogServer,
     finally:
         src.stop()
     assert any("no longer on the server" in r.getMessage() for r in caplog.records)
+
+
+def test_service_logs_one_line_when_the_log_falls_back_and_recovers(
+        server: binlogdb.BinlogServer, peer_on_server: str, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Through the service: the link to the log drops, the source is unhealthy in
+    change_sources and one warning says so; back, it is live again with one line."""
+    caplog.set_level(logging.INFO, logger="wpsitemaps.changes.ledger")
+    with TcpProxy("127.0.0.1", server.port) as proxy:
+        config = {"TESTING": True, **PEER_CONFIG, "STORE": str(tmp_path / "pages"),
+                  "DATABASE_URL": f"mysql+pymysql://root@127.0.0.1:{server.port}/{PEER}",
+                  "CHANGE_SOURCE": "binlog", "BINLOG_SERVER_ID": 7000 + os.getpid() % 1000,
+                  "BINLOG_URL": f"mysql://{binlogdb.REPL_USER}:{binlogdb.REPL_PASSWORD}"
+                                f"@127.0.0.1:{proxy.port}/{PEER}"}
+        service = service_of(create_app(config))
+        try:
+            def healthy() -> bool:
+                found = service.change_sources.get("binlog")
+                return found is not None and found.healthy
+
+            assert wait(healthy, 10)
+            proxy.down()
+            assert wait(lambda: not healthy(), 15)
+            assert service.change_sources["binlog"].detail.startswith("disconnected")
+            time.sleep(2.5)
+            proxy.up()
+            assert wait(healthy, 20)
+        finally:
+            stop_sources()
+    lines = [r.getMessage() for r in caplog.records if r.name == "wpsitemaps.changes.ledger"]
+    down = [m for m in lines if "source binlog is down" in m]
+    live = [m for m in lines if "source binlog is live" in m]
+    assert len(down) == 1 and len(live) == 2, lines  # live at start, down, live again

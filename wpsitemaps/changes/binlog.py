@@ -145,6 +145,12 @@ class BinlogSource:
             return SourceHealth(NAME, s.connected and not s.failing, s.lag, s.last_event_at,
                                 s.detail)
 
+    def settled(self) -> bool:
+        """Whether the first connection succeeded or failed (before that, health says
+        nothing: "not started" is not "down")."""
+        with self._state.lock:
+            return self._state.connected or self._state.failing
+
     def _run(self) -> None:
         """Read until stopped; on any failure: say so once, wait, reconnect."""
         delay = BACKOFF_FIRST
@@ -236,17 +242,18 @@ class BinlogSource:
             s.position = Position(str(stream.log_file), int(stream.log_pos))
             s.detail = f"reading {s.position.file}:{s.position.pos}"
         if recovered:
-            log.warning("change source binlog recovered: %s", s.detail)
+            log.info("change source binlog recovered: %s", s.detail)
 
     def _failed(self, exc: Exception) -> None:
-        """The connection failed: one line when it starts failing, not per retry."""
+        """The connection failed: one line when it starts failing, not per retry (INFO: the
+        service's ledger logs the warning operators see, once, when the health reaches it)."""
         s = self._state
         with s.lock:
             first = not s.failing
             s.connected, s.failing = False, True
             s.detail = f"disconnected: {type(exc).__name__}: {exc}"
         if first:
-            log.warning("change source binlog fell back (changes are caught by the site "
+            log.info("change source binlog fell back (changes are caught by the site "
                         "check and cache_ttl until it reconnects): %s", s.detail)
 
 

@@ -162,8 +162,10 @@ class BinlogRunner:
                     self.source.start()
                 health = self.source.health()
                 now = self.clock()
-                if last is None or health.healthy != last.healthy or (
-                        now - reported >= REPORT_EVERY):
+                # Reported once connected or failed ("not started" is not "down"), then at
+                # every change of health and every REPORT_EVERY seconds (the ledger's beat).
+                if self.source.settled() and (last is None or health.healthy != last.healthy
+                                              or now - reported >= REPORT_EVERY):
                     self.service.report_health(health)
                     last, reported = health, now
             elif self._reading:
