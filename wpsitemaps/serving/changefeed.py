@@ -207,10 +207,21 @@ def start_sources(service: Service) -> BinlogRunner | None:
         log.warning("change source binlog: binlog_url is set but the page store is off "
                     "(store = off or cache_ttl = 0); the binary log is not read")
         return None
+    if not library_installed():
+        log.error("change source binlog: binlog_url is set but mysql-replication is not "
+                  "installed (pip install 'wpsitemaps[binlog]'); the binary log is not read")
+        return None
     runner = BinlogRunner(service, service.pages, config)
     runner.start()
     RUNNERS.append(runner)
     return runner
+
+
+def library_installed() -> bool:
+    """Whether the optional `binlog` extra (mysql-replication) is installed."""
+    import importlib.util
+
+    return importlib.util.find_spec("pymysqlreplication") is not None
 
 
 def stop_sources() -> None:
@@ -234,8 +245,10 @@ def describe(settings: Settings) -> list[str]:
     if config is None:
         lines.append("  binlog      off (no binlog_url)")
     else:
+        missing = "" if library_installed() else (
+            "; NOT read: mysql-replication is not installed (pip install 'wpsitemaps[binlog]')")
         lines.append(f"  binlog      {config.host}:{config.port} as {config.user}: "
-                     f"{_probe(settings)}; " + _heard(beats.get(BINLOG)))
+                     f"{_probe(settings)}; " + _heard(beats.get(BINLOG)) + missing)
     return lines
 
 
