@@ -339,10 +339,11 @@ def test_service_serves_a_change_from_the_log(server: binlogdb.BinlogServer,
     lines: list[str] = []
     assert run_check(load_settings(config), lines.append) == 0
     text = "\n".join(lines)
-    assert "change source binlog" in text
+    assert "changes       events from binlog" in text
+    assert re.search(r"  binlog: live, last heard \d+ s ago", text), text
     assert re.search(r"binlog +127\.0\.0\.1:\d+ as wpsm_repl: ok \(.*binlog_format ROW.*"
-                     r"log_bin ON; at binlog\.\d+:\d+\); last heard \d+ s ago", text), text
-    assert "plugin      off (no notify_secret)" in text
+                     r"log_bin ON; at binlog\.\d+:\d+\)", text), text
+    assert "plugin        off (no notify_secret)" in text
 
 
 def sql_in(server: binlogdb.BinlogServer, database: str, statement: str) -> None:

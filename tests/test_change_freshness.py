@@ -34,9 +34,13 @@ from tests.support.publish import refresh_bounds
 from tests.support.sitemaps import assert_valid
 from tests.support.storeclock import Clock
 from tests.support.storeclock import with_clock
+from tests.test_store_redis import REDIS_PORT
+from tests.test_store_redis import space  # noqa: F401  (fixture)
 from wpsitemaps import create_app
 from wpsitemaps.changes.model import Change
 from wpsitemaps.changes.model import SourceHealth
+from wpsitemaps.check import run_check
+from wpsitemaps.config import load_settings
 from wpsitemaps.serving import documents
 from wpsitemaps.web.context import service_of
 
@@ -292,3 +296,74 @@ def test_term_and_author_pages_follow_their_lists_refresh(
     clock.advance(WINDOW + 1)
     new = client.get(path).data
     assert new != old and new == fresh(app, path)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_check_says_how_changes_are_learnt(make_app: Callable[..., Flask], tmp_path: Path,
+                                          backend: str) -> None:
+    """`wpsitemaps check` names the event sources, whether each is live (from the store the
+    service shares), and what the site-level check reads on this database."""
+    app, _ = stored_app(make_app, tmp_path, backend, CHANGE_SOURCE="plugin,binlog")
+    settings = service_of(app).settings
+    live_source(app)
+    env = {"WPSITEMAPS_DATABASE_URL": settings.database_url, "WPSITEMAPS_STORE": settings.store,
+           "WPSITEMAPS_CHANGE_SOURCE": "plugin,binlog", "WPSITEMAPS_NOW": str(settings.now)}
+    lines: list[str] = []
+    assert run_check(load_settings(environ=env), lines.append) == 0
+    said = lines[[n for n, line in enumerate(lines) if line.startswith("changes")][0]:]
+    what = "the database file's times" if backend == "sqlite" else "UPDATE_TIME of 8 tables"
+    assert said[0] == ("changes       events from plugin, binlog; the site-level check "
+                       "while none is live")
+    assert said[1].startswith("  plugin: live, last heard ")
+    assert said[2] == "  binlog: not live (never heard)"
+    assert said[3].startswith(f"site check    {what} plus the options")
+    lines.clear()
+    env["WPSITEMAPS_CHANGE_SOURCE"] = "none"
+    run_check(load_settings(environ=env), lines.append)
+    assert any(line.startswith("changes       none: ") for line in lines)
+
+
+def test_workers_share_the_ledger_through_the_store(make_app: Callable[..., Flask],
+                                                    tmp_path: Path) -> None:
+    """Two workers on one store directory: the source's events reach one of them, and the
+    other serves the change too (and serves the unchanged page without the database)."""
+    sqls, changes, path = CHANGES["trash"]
+    one, clock = stored_app(make_app, tmp_path, "sqlite", CHANGE_SOURCE="plugin")
+    settings = service_of(one).settings
+    other = create_app({"TESTING": True, "DATABASE_URL": settings.database_url,
+                        "TABLE_PREFIX": settings.table_prefix, "NOW": settings.now,
+                        "STORE": settings.store, "STORE_WINDOW": WINDOW, "CACHE_TTL": TTL,
+                        "CHANGE_SOURCE": "plugin"})
+    service_of(other).pages.clock = clock  # type: ignore[union-attr]
+    live_source(one)
+    old = one.test_client().get(path).data
+    write(other, sqls)
+    clock.advance(WINDOW + 1)
+    assert other.test_client().get(path).data == old
+    service_of(one).apply_changes(changes, "plugin")
+    assert entries(other.test_client().get(path).data) == entries(fresh(other, path))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_ledger_in_redis(make_app: Callable[..., Flask], backend: str,
+                             space: str) -> None:  # noqa: F811
+    """With the store in Redis (several hosts), the same: no statement while nothing
+    changed, the change on the request after its event."""
+    sqls, changes, path = CHANGES["publish"]
+    app = make_app(small_site(), backend, STORE=f"redis://127.0.0.1:{REDIS_PORT}/0",
+                   STORE_NAMESPACE=space, STORE_WINDOW=WINDOW, CACHE_TTL=TTL,
+                   CHANGE_SOURCE="plugin")
+    clock = with_clock(app)
+    live_source(app)
+    client = app.test_client()
+    old = client.get(path).data
+    clock.advance(WINDOW + 1)
+    assert client.get(path).data == old  # marked with the values' heads
+    statements: list[str] = []
+    event.listen(service_of(app).engine, "before_cursor_execute",
+                 lambda *args: statements.append(str(args[2])))
+    write(app, sqls)
+    clock.advance(WINDOW + 1)
+    assert client.get(path).data == old and statements == []
+    service_of(app).apply_changes(changes, "plugin")
+    assert entries(client.get(path).data) == entries(fresh(app, path)) != entries(old)

@@ -10,6 +10,7 @@ from wpsitemaps.compare import compare
 from wpsitemaps.compare import report
 from wpsitemaps.config import Settings
 from wpsitemaps.network_check import run_network_check
+from wpsitemaps.serving.changecheck import describe as describe_changes
 from wpsitemaps.serving.changefeed import describe as describe_sources
 from wpsitemaps.serving.sites import Sites
 from wpsitemaps.wordpress.db import make_engine
@@ -32,6 +33,7 @@ def run_check(settings: Settings, echo: Callable[[str], None],
                 return 0
             site = build_site(conn, settings)
             types_report = type_report(conn, site)
+            changes = describe_changes(settings, conn)
             if compare_yoast:
                 comparison = compare(conn, site)
     except SQLAlchemyError as exc:
@@ -48,13 +50,15 @@ def run_check(settings: Settings, echo: Callable[[str], None],
     echo("taxonomies    " + ", ".join(t.name for t in site.types.taxonomies))
     for line in types_report:
         echo(line)
+    for line in changes:
+        echo(line)
+    for line in describe_sources(settings):
+        echo(line)
     if site.languages is not None:
         langs = site.languages
         echo(f"languages     {', '.join(lang.slug for lang in langs.languages)} "
              f"({langs.plugin}, default {langs.default}, force_lang {langs.force_lang}, "
              f"hide_default {int(langs.hide_default)})")
-    for line in describe_sources(settings):
-        echo(line)
     if comparison is not None:
         report(comparison, echo)
         return 1 if comparison.differences else 0

@@ -183,6 +183,12 @@ class Ledger:
             return f"{beats['gen']}.{beats[EPOCH]}"
         return None
 
+    def beats(self) -> dict[str, int] | None:
+        """When each source named in `change_source` last reported healthy (epoch seconds,
+        0: never or down); None when the store cannot be read."""
+        got = self.counters.counters(self._sources_key(), [f"beat:{n}" for n in self.names])
+        return None if got is None else {n: got[f"beat:{n}"] for n in self.names}
+
     def values_changed(self, site: str) -> None:
         """A value documents are rendered from (page bounds, term and author lists) was
         recomputed and differs: every document of the site is checked again."""

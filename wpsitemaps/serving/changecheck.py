@@ -19,11 +19,21 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import time
 from collections.abc import Sequence
 
+from sqlalchemy import Connection
+
+from wpsitemaps.changes.ledger import BEAT_FOR
 from wpsitemaps.changes.ledger import VALUES
 from wpsitemaps.changes.ledger import Ledger
+from wpsitemaps.config import Settings
+from wpsitemaps.config import event_sources
+from wpsitemaps.serving.pagestore import GuardedCounters
+from wpsitemaps.serving.pagestore import PageStore
 from wpsitemaps.serving.service import SiteSession
+from wpsitemaps.store import namespace
+from wpsitemaps.store import open_store
 from wpsitemaps.wordpress.options import read_options
 from wpsitemaps.wordpress.queries.sitecheck import table_stamps
 from wpsitemaps.wordpress.queries.sitecheck import watched
@@ -90,3 +100,53 @@ def site_token(session: SiteSession) -> int:
     options = sorted(read_options(conn, tables, settings).items())
     raw = repr((stamps.stamps, stamps.loads, options)).encode("utf-8", "surrogatepass")
     return int.from_bytes(hashlib.sha256(raw).digest()[:6], "big") or 1
+
+
+def describe(settings: Settings, conn: Connection) -> list[str]:
+    """What `wpsitemaps check` says of how stored pages learn of changes: the setting, each
+    event source's last beat (read from the store), and what the site-level check can see."""
+    mode = settings.change_source
+    if settings.cache_ttl <= 0 or settings.store == "off":
+        return ["changes       no page store: every document is rendered"]
+    if mode == "none":
+        return ["changes       none: a stored page's fingerprint is computed on every "
+                "request past store_window"]
+    lines = []
+    names = event_sources(settings)
+    if names:
+        lines.append(f"changes       events from {', '.join(names)}; the site-level check "
+                     "while none is live")
+        lines += _beats(settings, names)
+    tables = build_tables(settings.table_prefix, settings.base_prefix)
+    stamps = table_stamps(conn, watched(tables, settings.table_prefix))
+    if stamps is None:
+        seen = "cannot tell on this database: every page's fingerprint is computed"
+    elif stamps.unknown and stamps.loads is None:
+        seen = ("a table's UPDATE_TIME is unknown (not written since the server loaded it) "
+                "and Opened_table_definitions is not readable: fingerprints until it is "
+                "written")
+    else:
+        what = ("the database file's times" if conn.dialect.name == "sqlite"
+                else f"UPDATE_TIME of {len(stamps.stamps)} tables")
+        seen = (f"{what} plus the options"
+                + (", Opened_table_definitions" if stamps.unknown else ""))
+    lines.append(f"site check    {seen}" if names else f"changes       check: {seen}")
+    return lines
+
+
+def _beats(settings: Settings, names: Sequence[str]) -> list[str]:
+    backend = open_store(settings, check=False)
+    if backend is None:
+        return []
+    ledger = Ledger(GuardedCounters(PageStore(backend, namespace(settings), settings.cache_ttl,
+                                              settings.store_window)), namespace(settings),
+                    names)
+    beats = ledger.beats()
+    now = time.time()
+    if beats is None:
+        return ["  the store cannot be read: sources unknown"]
+    return [f"  {name}: " + (f"live, last heard {now - beats[name]:.0f} s ago"
+                             if now - beats[name] < BEAT_FOR else
+                             "not live (never heard)" if not beats[name] else
+                             f"not live, last heard {now - beats[name]:.0f} s ago")
+            for name in names]

@@ -232,52 +232,22 @@ def stop_sources() -> None:
 
 
 def describe(settings: Settings) -> list[str]:
-    """`check`'s lines about the change sources: which is configured, how it is reached,
-    and when the service last heard from it (the beats in the store)."""
-    lines = [f"change source {settings.change_source}"]
-    beats = _beats(settings)
+    """`check`'s lines about how the event sources are reached: the plugin's endpoint, and
+    whether the log server has the binary log on in row format (serving.changecheck says
+    whether each is live)."""
     if settings.notify_secret:
-        lines.append(f"  plugin      POST {settings.notify_path} (notify_secret set); "
-                     + _heard(beats.get(PLUGIN)))
+        lines = [f"plugin        POST {settings.notify_path} (notify_secret set)"]
     else:
-        lines.append("  plugin      off (no notify_secret)")
+        lines = ["plugin        off (no notify_secret)"]
     config = binlog_config(settings)
     if config is None:
-        lines.append("  binlog      off (no binlog_url)")
+        lines.append("binlog        off (no binlog_url)")
     else:
         missing = "" if library_installed() else (
             "; NOT read: mysql-replication is not installed (pip install 'wpsitemaps[binlog]')")
-        lines.append(f"  binlog      {config.host}:{config.port} as {config.user}: "
-                     f"{_probe(settings)}; " + _heard(beats.get(BINLOG)) + missing)
+        lines.append(f"binlog        {config.host}:{config.port} as {config.user}: "
+                     f"{_probe(settings)}{missing}")
     return lines
-
-
-def _beats(settings: Settings) -> dict[str, int]:
-    """The sources' last healthy reports (Unix seconds; 0: reported down) in the store."""
-    from wpsitemaps.changes.ledger import SOURCES
-    from wpsitemaps.store import namespace
-    from wpsitemaps.store import open_store
-    from wpsitemaps.store.base import StoreError
-
-    try:
-        backend = open_store(settings, check=False) if settings.cache_ttl > 0 else None
-        if backend is None:
-            return {}
-        names = [f"beat:{PLUGIN}", f"beat:{BINLOG}"]
-        found = backend.counters(f"{namespace(settings)}/{SOURCES}", names)
-    except (StoreError, OSError) as exc:
-        log.warning("cannot read the change sources' state from the store: %s", exc)
-        return {}
-    return {name: found[f"beat:{name}"] for name in (PLUGIN, BINLOG)}
-
-
-def _heard(beat: int | None) -> str:
-    """When the service last heard from a source."""
-    if beat is None:
-        return "no store: its state is not shared"
-    if beat == 0:
-        return "not heard from yet, or reported down (the site check serves meanwhile)"
-    return f"last heard {max(0, int(time.time()) - beat)} s ago"
 
 
 def _probe(settings: Settings) -> str:

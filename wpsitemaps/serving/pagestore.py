@@ -178,13 +178,12 @@ class GuardedCounters:
     def __init__(self, pages: PageStore) -> None:
         self.pages = pages
         self._pending: list[tuple[str, tuple[str, ...], dict[str, int]]] = []
-        # The binlog reader's thread bumps while requests and the refresh read: two flushes
-        # at once would make one bump twice and drop another.
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # a worker's threads share the pending bumps
 
     def bump(self, key: str, names: Sequence[str], marks: Mapping[str, int]) -> bool:
         """Add to a set; False when the store failed (kept to be made again)."""
-        self._pending.append((key, tuple(names), dict(marks)))
+        with self._lock:
+            self._pending.append((key, tuple(names), dict(marks)))
         return self._flush()
 
     def counters(self, key: str, names: Sequence[str]) -> dict[str, int] | None:
