@@ -19,6 +19,7 @@ from tests.support import wpdb
 from tests.support.data import small_site
 from tests.support.network import load_ms_sqlite
 from tests.support.network import network_app
+from tests.support.storeclock import Clock
 from tests.support.storeclock import with_clock
 from tests.support.storeclock import write
 from wpsitemaps import create_app
@@ -229,3 +230,26 @@ def test_a_network_takes_notifications_at_any_host(tmp_path: Path) -> None:
     resp = client.post(f"http://wpsitemaps.internal:8000{PATH}", data=raw, headers=headers(raw))
     assert resp.status_code == 202
     assert client.get("http://wpsitemaps.internal:8000/sitemap_index.xml").status_code == 404
+
+
+def test_nonces_do_not_pile_up_in_a_directory_store(tmp_path: Path) -> None:
+    """A directory store keeps one lease file per nonce only for its window: the next
+    notification after it releases the file."""
+    from wpsitemaps.config import load_settings
+    from wpsitemaps.serving.changefeed import StoreNonces
+    from wpsitemaps.serving.pagestore import PageStore
+    from wpsitemaps.store import open_store
+
+    store = tmp_path / "pages"
+    settings = load_settings({"DATABASE_URL": "sqlite:///x.sqlite", "STORE": str(store)},
+                             environ={})
+    backend = open_store(settings)
+    assert backend is not None
+    clock = Clock(100.0)
+    nonces = StoreNonces(PageStore(backend, "ns", 300, 2), clock)
+    assert nonces.first_time("first-nonce-0123456789", 600)
+    assert not nonces.first_time("first-nonce-0123456789", 600)
+    assert [p.name for p in store.rglob("first-nonce-*")] == ["first-nonce-0123456789"]
+    clock.advance(601)
+    assert nonces.first_time("second-nonce-0123456789", 600)
+    assert list(store.rglob("first-nonce-*")) == []

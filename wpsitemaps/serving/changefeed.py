@@ -12,6 +12,7 @@ import logging
 import secrets
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 
 from sqlalchemy.engine import make_url
@@ -43,17 +44,36 @@ class StoreNonces:
     any host to see a nonce takes it, every later one is refused. While the store fails,
     this process remembers them itself."""
 
-    def __init__(self, pages: PageStore) -> None:
+    def __init__(self, pages: PageStore, clock: Callable[[], float] = time.monotonic) -> None:
         self.pages = pages
-        self.local = LocalNonces()
+        self.clock = clock
+        self.local = LocalNonces(clock)
+        # Nonces this process stored, with when they run out: a directory store keeps a
+        # lease file until it is released, so each is released once its window is over.
+        self._expiring: deque[tuple[float, str]] = deque()
+        self._lock = threading.Lock()
 
     def first_time(self, nonce: str, seconds: float) -> bool:
         """Whether no worker saw `nonce` in the last `seconds`."""
+        self._forget_old()
         key = f"{self.pages.namespace}/changes.nonce/{nonce}"
         took = self.pages.attempt(self.pages.backend.claim, key, "seen", seconds)
         if took is None:
             return self.local.first_time(nonce, seconds)
+        if took:
+            with self._lock:
+                self._expiring.append((self.clock() + seconds, key))
         return bool(took) and self.local.first_time(nonce, seconds)
+
+    def _forget_old(self) -> None:
+        """Release the nonces whose window is over (a few per call)."""
+        now = self.clock()
+        for _ in range(20):
+            with self._lock:
+                if not self._expiring or self._expiring[0][0] > now:
+                    return
+                _, key = self._expiring.popleft()
+            self.pages.attempt(self.pages.backend.release, key, "seen")
 
 
 class StorePosition:
