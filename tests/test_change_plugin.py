@@ -148,7 +148,7 @@ def step(wordpress: Callable[..., dict[str, Any]], capture: Capture, app: Flask,
 
 def test_real_wordpress_notifies_every_change(wordpress: Callable[..., dict[str, Any]],
                                               capture: Capture, service_app: Flask) -> None:
-    """Publish, edit (with Yoast's noindex meta), terms, trash, options and a user: one
+    """Publish, edit (with Yoast's noindex meta), terms, trash, delete, options and a user: one
     signed notification per request with exactly what changed; noise is left out."""
     out, changes = step(wordpress, capture, service_app, "publish")
     post = out["post"]
@@ -165,6 +165,9 @@ def test_real_wordpress_notifies_every_change(wordpress: Callable[..., dict[str,
 
     _, changes = step(wordpress, capture, service_app, "trash", post)
     assert Change("post", post, post_type="post") in changes
+
+    _, changes = step(wordpress, capture, service_app, "delete", post)
+    assert Change("post", post, post_type="post") in changes  # the row is gone: from the hook
 
     _, changes = step(wordpress, capture, service_app, "options")
     # The registry plugin rewrites its option in the same request (the permalinks moved).

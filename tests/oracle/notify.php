@@ -83,6 +83,10 @@ switch ( $notify_phase ) {
 		notify_ok( wp_trash_post( (int) $argv[3] ), 'trash' );
 		$out['post'] = (int) $argv[3];
 		break;
+	case 'delete':
+		notify_ok( wp_delete_post( (int) $argv[3], true ), 'delete' );
+		$out['post'] = (int) $argv[3];
+		break;
 	case 'options':
 		update_option( 'permalink_structure', '/%year%/%postname%/' );
 		update_option( 'blog_public', '0' );
