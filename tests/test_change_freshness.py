@@ -367,3 +367,26 @@ def test_the_ledger_in_redis(make_app: Callable[..., Flask], backend: str,
     assert client.get(path).data == old and statements == []
     service_of(app).apply_changes(changes, "plugin")
     assert entries(client.get(path).data) == entries(fresh(app, path)) != entries(old)
+
+
+def test_a_stale_list_is_refreshed_though_pages_come_from_the_store(
+        make_app: Callable[..., Flask], tmp_path: Path) -> None:
+    """A page served from the store without reading the site still starts the background
+    refresh once a value of the site is past its TTL: the renamed term's page is served
+    anew when it is done."""
+    app, clock = stored_app(make_app, tmp_path, "sqlite", CHANGE_SOURCE="plugin")
+    live_source(app)
+    client = app.test_client()
+    path = "/category-sitemap.xml"
+    old = client.get(path).data
+    write(app, ["UPDATE wp_terms SET slug = 'headlines' WHERE slug = 'news'"])
+    service_of(app).apply_changes([Change("term", 1, taxonomy="category")], "plugin")
+    clock.advance(WINDOW + 1)
+    assert client.get(path).data == old  # rendered again from the list held
+    service_of(app).values.clock = lambda: time.monotonic() + 2 * TTL  # every value stale
+    for _ in range(40):  # 120 s of the store's clock: well within cache_ttl
+        clock.advance(WINDOW + 1)
+        if client.get(path).data != old:
+            break
+        time.sleep(0.5)
+    assert client.get(path).data == fresh(app, path)

@@ -76,6 +76,10 @@ class ValueCache:
         # Told the key of a value that differs from the one held before (or none was):
         # documents stored from the old value are then checked again (issue #26).
         self.on_change = on_change
+        # When each value of a site runs out (keys starting with the site's key): a stored
+        # page served without the site (serving.changecheck) still starts the refresh a
+        # stale value would have started.
+        self._expires: dict[str, dict[Any, float]] = {}
         self.wait = WAIT
         self._data: LRU[Any, Entry] = LRU(max_entries)
 
@@ -178,7 +182,22 @@ class ValueCache:
     def _peek(self, key: Any) -> Entry | None:
         return self._data.get(key)
 
+    def stale_for(self, site: str) -> bool:
+        """Whether a value of `site` held here is past its TTL."""
+        held = self._expires.get(site)
+        if not held:
+            return False
+        now = self.clock()
+        for key, expires in list(held.items()):
+            if key not in self._data:
+                held.pop(key, None)
+            elif expires <= now:
+                return True
+        return False
+
     def _put(self, key: Any, entry: Entry) -> None:
+        if isinstance(key, tuple) and key and isinstance(key[0], str):
+            self._expires.setdefault(key[0], {})[key] = entry.expires
         if self.on_change is not None:
             before = self._data.get(key)
             if before is None or before.value != entry.value:

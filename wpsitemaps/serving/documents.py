@@ -160,12 +160,22 @@ def get(session: SiteSession, address: Address, browser: bool = False,
         key = pages.key(session.resolved.key, address.filename)
         rec = pages.in_window(key, lambda deps: current_tag(session, deps))
         if rec is not None:
+            _refresh_if_stale(session)
             return Document(address, "main", rec.etag, _lastmod(rec),
                             stored=InStore(pages, key, rec),
                             rerender=lambda: get(session, address, browser, window=False))
     if address.sitemap is None:
         return _index(session, address)
     return _page(session, address)
+
+
+def _refresh_if_stale(session: SiteSession) -> None:
+    """A document served without its site still starts the background refresh when a value
+    of the site is past its TTL, as reading that value would (the refresh moves the
+    ledger's `values` head when what it computes differs: changes.ledger)."""
+    service = session.service
+    if service.background is not None and service.values.stale_for(session.resolved.key):
+        service.background.start(session.resolved)
 
 
 def stale(service: Service, resolved: Resolved, address: Address) -> Document | None:

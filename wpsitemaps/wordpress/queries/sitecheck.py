@@ -72,8 +72,9 @@ def table_stamps(conn: Connection, names: Sequence[str]) -> TableStamps | None:
                            _loads(conn) if unknown else None)
     if dialect == "sqlite":
         # The engine opens the file through a URI (read-only): ask SQLite where it is.
-        files = {str(r[1]): str(r[2] or "") for r in conn.exec_driver_sql("PRAGMA database_list")}
-        return _file_stamps(files.get("main"))
+        path = conn.execute(text(
+            "SELECT file FROM pragma_database_list WHERE name = 'main'")).scalar()
+        return _file_stamps(str(path) if path else None)
     return None
 
 
