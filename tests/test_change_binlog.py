@@ -447,3 +447,23 @@ def test_service_logs_one_line_when_the_log_falls_back_and_recovers(
     down = [m for m in lines if "source binlog is down" in m]
     live = [m for m in lines if "source binlog is live" in m]
     assert len(down) == 1 and len(live) == 2, lines  # live at start, down, live again
+
+
+def test_minimal_row_metadata_reads_names_from_information_schema(
+        server: binlogdb.BinlogServer) -> None:
+    """With MariaDB's default binlog_row_metadata = MINIMAL the log has no column names;
+    the library reads them from information_schema (the replica user's SELECT grant)."""
+    sql(server, "SET GLOBAL binlog_row_metadata = 'MINIMAL'")
+    sink = Recorder()
+    src = BinlogSource(config(server.port), sink, LocalPosition())
+    src.start()
+    try:
+        assert wait(lambda: src.health().healthy)
+        sql(server, POST.format(id=501, status="publish", type="page"),
+            "INSERT INTO wp_options (option_name, option_value, autoload) "
+            "VALUES ('page_on_front', '501', 'yes')")
+        assert sink.has(Change("post", 501, post_type="page"),
+                        Change("option", option="page_on_front"))
+    finally:
+        src.stop()
+        sql(server, "SET GLOBAL binlog_row_metadata = 'FULL'")
