@@ -13,6 +13,7 @@ from wpsitemaps.compare import report
 from wpsitemaps.config import Settings
 from wpsitemaps.network_check import run_network_check
 from wpsitemaps.serving.changecheck import describe as describe_changes
+from wpsitemaps.serving.changefeed import describe as describe_sources
 from wpsitemaps.serving.sites import Sites
 from wpsitemaps.sitemaps.drops import video_drops
 from wpsitemaps.sitemaps.providers.video import VideoProvider
@@ -47,6 +48,8 @@ def run_check(settings: Settings, echo: Callable[[str], None],
             # A network served as a whole: one line per site (network_check).
             if run_network_check(Sites(settings), conn, echo):
                 indexnow_check(settings, echo)
+                for line in describe_sources(settings):
+                    echo(line)
                 return 0
             site = build_site(conn, settings)
             types_report = type_report(conn, site)
@@ -77,6 +80,8 @@ def run_check(settings: Settings, echo: Callable[[str], None],
     for line in tables.skip_lines() + dropped:
         echo(f"finding       {line}")
     for line in changes:
+        echo(line)
+    for line in describe_sources(settings):
         echo(line)
     if site.languages is not None:
         langs = site.languages
