@@ -31,13 +31,15 @@ LANE = pytest.mark.skipif(os.environ.get("WPSITEMAPS_WORDPRESS_TESTS") != "1",
                           reason="runs PHP and WordPress; set WPSITEMAPS_WORDPRESS_TESTS=1")
 
 
-def test_companion_is_one_small_php_file() -> None:
-    """The folder holds one PHP file that prints nothing (no echo, print or closing tag)."""
+def test_companion_is_small_php_files() -> None:
+    """The folder holds the registry and the notifier (issue #26), each a small PHP file
+    that prints nothing (no echo, print or closing tag)."""
     files = sorted(p.name for p in COMPANION_DIR.iterdir())
-    assert files == ["wpsitemaps-registry.php"]
-    text = (COMPANION_DIR / files[0]).read_text(encoding="utf-8")
-    assert len(text.splitlines()) < 150
-    assert not any(w in text for w in ("echo ", "print ", "printf(", "?>"))
+    assert files == ["wpsitemaps-notify.php", "wpsitemaps-registry.php"]
+    for name in files:
+        text = (COMPANION_DIR / name).read_text(encoding="utf-8")
+        assert len(text.splitlines()) < 150
+        assert not any(w in text for w in ("echo ", "print ", "printf(", "?>"))
 
 
 def test_recorded_registry_becomes_registrations() -> None:

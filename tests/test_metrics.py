@@ -93,7 +93,7 @@ def test_metrics_are_summed_over_every_worker(tmp_path: Path) -> None:
                   kind="index") == REQUESTS
     assert sample(text, "wpsitemaps_http_requests_total", kind="robots", status="200") >= 1
     stored = sum(sample(text, "wpsitemaps_page_store_total", outcome=o)
-                 for o in ("window", "revalidated"))
+                 for o in ("window", "told", "revalidated"))
     rendered = sample(text, "wpsitemaps_renders_total", kind="main")
     assert rendered >= 1 and stored + rendered >= REQUESTS
     assert sample(text, "wpsitemaps_refresh_duration_seconds_count", outcome="ok") >= 1

@@ -47,7 +47,9 @@ def test_check_lists_every_site_with_its_state(ms_copy: str,
     """One line per site: live, archived (410), mapped domain, not public."""
     lines = check_output(ms_copy, monkeypatch)
     assert lines[0].startswith("network       localhost/ (subdirectory install)")
-    sites = lines[1:]
+    sites = lines[1:5]
+    assert lines[5:] == ["plugin        off (no notify_secret)",
+                         "binlog        off (no binlog_url)"]
     assert [line.split()[:3] for line in sites] == [
         ["site", "1", "live"], ["site", "2", "archived"], ["site", "3", "live"],
         ["site", "4", "not"]]

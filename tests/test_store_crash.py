@@ -65,10 +65,10 @@ def test_killed_writer_leaves_no_torn_page(peer_sqlite_url: str, tmp_path: Path)
     done = run_killed_writer(peer_sqlite_url, store)
     assert done.returncode == -9, done.stderr
     # What the dead worker left of the page: only its temporary file (its shared values,
-    # "v-…", and its site's resolution, "_sites/…", were complete before the page was
-    # rendered).
+    # "v-…", its site's resolution, "_sites/…", and its site's change ledger,
+    # "changes.ledger", were complete before the page was rendered).
     leftovers = [p for p in store.rglob("*") if p.is_file() and not p.name.startswith("v-")
-                 and p.parent.name != "_sites"]
+                 and p.parent.name != "_sites" and p.name != "changes.ledger"]
     assert leftovers and all(p.name.endswith(".tmp") for p in leftovers)
     app = create_app({"TESTING": True, "DATABASE_URL": peer_sqlite_url, "STORE": str(store),
                       **PEER_CONFIG})

@@ -105,18 +105,19 @@ def test_gzip_tag_answers_304_from_the_store(stored_app: Flask) -> None:
 
 def test_window_serves_without_asking(peer_sqlite_url: str, tmp_path: Path,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    """Inside store_window the stored page is served without computing its fingerprint."""
+    """Inside store_window the stored page is served without computing its fingerprint
+    (outside it, with no change check, it is computed)."""
     from wpsitemaps.serving import pagestore as store
 
-    app = peer(peer_sqlite_url, str(tmp_path / "pages"), STORE_WINDOW=5)
+    app = peer(peer_sqlite_url, str(tmp_path / "pages"), STORE_WINDOW=5, CHANGE_SOURCE="none")
     clock = with_clock(app)
     client = app.test_client()
     client.get("/post-sitemap.xml")
     calls: list[int] = []
     real = store.PageStore.valid
 
-    def counting(self: store.PageStore, key: str, fingerprint: Any) -> Any:
-        return real(self, key, lambda: calls.append(1) or fingerprint())
+    def counting(self: store.PageStore, key: str, fingerprint: Any, *rest: Any) -> Any:
+        return real(self, key, lambda: calls.append(1) or fingerprint(), *rest)
 
     monkeypatch.setattr(store.PageStore, "valid", counting)
     client.get("/post-sitemap.xml")

@@ -16,6 +16,7 @@ from wpsitemaps.config import load_settings
 from wpsitemaps.headless.config import from_settings as headless_settings
 from wpsitemaps.indexnow.feature import enable as enable_indexnow
 from wpsitemaps.paths import TEMPLATES_DIR
+from wpsitemaps.serving.changefeed import start_sources
 from wpsitemaps.serving.refresh import enable_refresh
 from wpsitemaps.serving.service import Service
 from wpsitemaps.serving.service import build_service
@@ -39,6 +40,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from wpsitemaps.web import gzip
     from wpsitemaps.web import health
     from wpsitemaps.web import keyfile
+    from wpsitemaps.web import notify
     from wpsitemaps.web import robots
     from wpsitemaps.web import routes
 
@@ -58,4 +60,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     robots.init_app(app, service)
     routes.init_app(app, service)
     keyfile.init_app(app, service)
+    notify.init_app(app, service)
+    start_sources(service)  # the binary log reader, when binlog_url is set
     return app

@@ -12,6 +12,8 @@ from wpsitemaps.compare import compare
 from wpsitemaps.compare import report
 from wpsitemaps.config import Settings
 from wpsitemaps.network_check import run_network_check
+from wpsitemaps.serving.changecheck import describe as describe_changes
+from wpsitemaps.serving.changefeed import describe as describe_sources
 from wpsitemaps.serving.sites import Sites
 from wpsitemaps.sitemaps.drops import video_drops
 from wpsitemaps.sitemaps.providers.video import VideoProvider
@@ -46,12 +48,15 @@ def run_check(settings: Settings, echo: Callable[[str], None],
             # A network served as a whole: one line per site (network_check).
             if run_network_check(Sites(settings), conn, echo):
                 indexnow_check(settings, echo)
+                for line in describe_sources(settings):
+                    echo(line)
                 return 0
             site = build_site(conn, settings)
             types_report = type_report(conn, site)
             seo_report = seo_lines(conn, site)
             dropped = unserved(conn, site) + video_lines(conn, site)
             dropped += [group.line() for group in find_unlinkable(conn, site)]
+            changes = describe_changes(settings, conn)
             if compare_yoast:
                 comparison = compare(conn, site)
     except SQLAlchemyError as exc:
@@ -74,6 +79,10 @@ def run_check(settings: Settings, echo: Callable[[str], None],
     assert tables is not None
     for line in tables.skip_lines() + dropped:
         echo(f"finding       {line}")
+    for line in changes:
+        echo(line)
+    for line in describe_sources(settings):
+        echo(line)
     if site.languages is not None:
         langs = site.languages
         echo(f"languages     {', '.join(lang.slug for lang in langs.languages)} "

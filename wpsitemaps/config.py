@@ -89,6 +89,16 @@ class Settings:
     indexnow_backoff_min: float = 10.0
     indexnow_backoff_max: float = 3600.0
     indexnow_sweep: float = 20.0
+    # How a stored page outside store_window learns that nothing changed (issue #26):
+    # 'check' (a site-level check), 'none' (the page's own fingerprint every time), or the
+    # event sources trusted while live ('plugin', 'binlog', comma-separated).
+    change_source: str = "check"
+    # The event sources themselves (issue #26): the companion plugin's signed notifications
+    # (None: the endpoint answers 404) and the binary log (None: not read).
+    notify_secret: str | None = None
+    notify_path: str = "/.well-known/wpsitemaps/notify"
+    binlog_url: str | None = None
+    binlog_server_id: int = 4217
 
     def for_site(self, blog_id: int, table_prefix: str, base_prefix: str) -> Settings:
         """The settings of one site of a network: its [sites.N] overrides and its tables."""
@@ -128,6 +138,11 @@ SCALAR_KEYS = {
     "indexnow_backoff_min": float,
     "indexnow_backoff_max": float,
     "indexnow_sweep": float,
+    "change_source": str,
+    "notify_secret": str,
+    "notify_path": str,
+    "binlog_url": str,
+    "binlog_server_id": int,
 }
 LIST_KEYS = {"news_post_types", "news_excluded_categories", "exclude_post_types",
              "exclude_taxonomies", "seo_plugins", "indexnow_endpoints"}
@@ -138,7 +153,9 @@ NETWORK_ONLY_KEYS = {"database_url", "table_prefix", "base_prefix", "network",
                      "db_background_timeout", "stale_if_error", "metrics_bind",
                      "indexnow_endpoints",
                      "indexnow_key", "indexnow_batch_window", "indexnow_backoff_min",
-                     "indexnow_backoff_max", "indexnow_sweep"}
+                     "indexnow_backoff_max", "indexnow_sweep",
+                     "change_source", "notify_secret", "notify_path",
+                     "binlog_url", "binlog_server_id"}
 EXTRA_KEYS = {"headless", "robots", "feeds"}
 
 
@@ -258,6 +275,13 @@ def _build(raw: dict[str, Any], env: Mapping[str, str]) -> Settings:
         seo_plugins=_list(raw.get("seo_plugins", ()), "seo_plugins"),
         metrics_bind=_bind(raw.get("metrics_bind"), "WPSITEMAPS_METRICS_BIND"),
         **_indexnow(raw),
+        change_source=_change_source(raw.get("change_source")),
+        notify_secret=_secret(raw.get("notify_secret")),
+        notify_path=_path(raw.get("notify_path", "/.well-known/wpsitemaps/notify"),
+                          "WPSITEMAPS_NOTIFY_PATH"),
+        binlog_url=_binlog_url(raw.get("binlog_url")),
+        binlog_server_id=_at_least(raw.get("binlog_server_id", 4217),
+                                   "WPSITEMAPS_BINLOG_SERVER_ID", 1),
     )
 
 
@@ -302,6 +326,55 @@ def _indexnow(raw: dict[str, Any]) -> dict[str, Any]:
                                               "WPSITEMAPS_INDEXNOW_BATCH_WINDOW"),
             "indexnow_backoff_min": low, "indexnow_backoff_max": high,
             "indexnow_sweep": max(sweep, 1.0)}
+
+
+def _change_source(value: Any) -> str:
+    """'check', 'none', or comma-separated event source names ('plugin,binlog')."""
+    text = str(value if value is not None else "").strip().lower() or "check"
+    names = [n.strip() for n in text.split(",")]
+    if not all(re.fullmatch(r"[a-z0-9_-]{1,40}", n) for n in names) or (
+            len(names) > 1 and ({"check", "none"} & set(names))):
+        raise ConfigError(f"WPSITEMAPS_CHANGE_SOURCE: {text!r} is not 'check', 'none' or a "
+                          "comma-separated list of event sources ('plugin,binlog')")
+    return ",".join(names)
+
+
+def event_sources(settings: Settings) -> tuple[str, ...]:
+    """The event sources `change_source` names (none for 'check' and 'none')."""
+    if settings.change_source in ("check", "none"):
+        return ()
+    return tuple(settings.change_source.split(","))
+
+
+def _secret(value: Any) -> str | None:
+    """The plugin's shared secret: at least 32 characters (a guessable one signs anything)."""
+    if value in (None, ""):
+        return None
+    text = str(value)
+    if len(text) < 32:
+        raise ConfigError("WPSITEMAPS_NOTIFY_SECRET: use at least 32 random characters "
+                          "(e.g. `openssl rand -hex 32`)")
+    return text
+
+
+def _path(value: Any, name: str) -> str:
+    """An absolute URL path of letters, digits and -._~/ (a route)."""
+    text = str(value).strip()
+    if not re.fullmatch(r"(/[A-Za-z0-9._~-]+)+", text):
+        raise ConfigError(f"{name}: {text!r} must be a path like /.well-known/wpsitemaps/notify")
+    return text
+
+
+def _binlog_url(value: Any) -> str | None:
+    """mysql://user:password@host:port/database of a user with REPLICATION SLAVE and
+    REPLICATION CLIENT (the database is the WordPress one)."""
+    if value in (None, ""):
+        return None
+    text = str(value).strip()
+    if not re.fullmatch(r"(mysql|mariadb)(\+pymysql)?://[^/]+/[^/?]+(\?.*)?", text):
+        raise ConfigError("WPSITEMAPS_BINLOG_URL: expected mysql://user:password@host:3306/"
+                          "database (a user with REPLICATION SLAVE, REPLICATION CLIENT)")
+    return text
 
 
 def default_store_dir(environ: Mapping[str, str] | None = None) -> str:

@@ -47,6 +47,7 @@ REPORTED = False
 
 # Imported after the directory is set: prometheus_client picks its mode on import.
 from wpsitemaps.cache.leases import KEEPER  # noqa: E402
+from wpsitemaps.serving.changefeed import stop_sources  # noqa: E402
 
 
 def on_starting(server: Any) -> None:
@@ -93,8 +94,9 @@ def _report(server: Any) -> None:
 
 
 def worker_exit(server: Any, worker: Any) -> None:
-    """Give back the leases of the exiting worker."""
+    """Give back the leases of the exiting worker (the binlog reader's too)."""
     KEEPER.give_back_all()
+    stop_sources()
 
 
 def child_exit(server: Any, worker: Any) -> None:

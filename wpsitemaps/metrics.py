@@ -43,8 +43,9 @@ REQUESTS = Counter("wpsitemaps_http_requests", "HTTP requests answered, by docum
 LATENCY = Histogram("wpsitemaps_http_request_duration_seconds", "Time to answer an HTTP "
                     "request, by document kind.", ["kind"], buckets=LATENCY_BUCKETS)
 PAGE_STORE = Counter("wpsitemaps_page_store", "Stored documents answered: window (inside "
-                     "store_window), revalidated (fingerprint unchanged), stale (database "
-                     "failed, stored copy served).", ["outcome"])
+                     "store_window), told (the change ledger or site check says nothing it "
+                     "depends on changed), revalidated (fingerprint unchanged), stale "
+                     "(database failed, stored copy served).", ["outcome"])
 RENDERS = Counter("wpsitemaps_renders", "Documents rendered from the database, by "
                   "stylesheet kind (main, video, news).", ["kind"])
 DATABASE_ERRORS = Counter("wpsitemaps_database_errors", "Errors the database driver raised, "

@@ -68,10 +68,18 @@ class ValueCache:
     """
 
     def __init__(self, ttl: float, clock: Callable[[], float] = time.monotonic,
-                 max_entries: int = 10_000, peer: StoreValues | None = None) -> None:
+                 max_entries: int = 10_000, peer: StoreValues | None = None,
+                 on_change: Callable[[Any], None] | None = None) -> None:
         self.ttl = ttl
         self.clock = clock
         self.peer = peer
+        # Told the key of a value that differs from the one held before (or none was):
+        # documents stored from the old value are then checked again (issue #26).
+        self.on_change = on_change
+        # When each value of a site runs out (keys starting with the site's key): a stored
+        # page served without the site (serving.changecheck) still starts the refresh a
+        # stale value would have started.
+        self._expires: dict[str, dict[Any, float]] = {}
         self.wait = WAIT
         self._data: LRU[Any, Entry] = LRU(max_entries)
 
@@ -168,13 +176,36 @@ class ValueCache:
         age = max(peer.clock() - got.stamp, 0.0)
         life = max(self.ttl, got.life)
         entry = Entry(now + life - age, got.value, got.stamp, life)
-        self._put(key, entry)
+        self._put(key, entry, adopted=True)
         return entry
 
     def _peek(self, key: Any) -> Entry | None:
         return self._data.get(key)
 
-    def _put(self, key: Any, entry: Entry) -> None:
+    def stale_for(self, site: str) -> bool:
+        """Whether a value of `site` held here is past its TTL."""
+        held = self._expires.get(site)
+        if not held:
+            return False
+        now = self.clock()
+        for key, expires in list(held.items()):
+            if key not in self._data:
+                held.pop(key, None)
+            elif expires <= now:
+                return True
+        return False
+
+    def _put(self, key: Any, entry: Entry, adopted: bool = False) -> None:
+        """Keep an entry; tell on_change when it differs from the one held before, or when
+        it was computed here with none held (a value taken from the peer with none held
+        was told by the worker that computed it: nothing here was made from an older one)."""
+        if isinstance(key, tuple) and key and isinstance(key[0], str):
+            self._expires.setdefault(key[0], {})[key] = entry.expires
+        if self.on_change is not None:
+            before = self._data.get(key)
+            if before is None and not adopted or (
+                    before is not None and before.value != entry.value):
+                self.on_change(key)
         self._data.put(key, entry)
 
     def __len__(self) -> int:

@@ -35,9 +35,12 @@ HIDDEN_KINDS = ("draft", "private", "password", "future", "trash", "pending", "n
 # editors paste the URL into the field, as on the 20,000-post site of issue #13) stay listed.
 SELF_CANONICAL_EVERY = 8
 SYNDICATED = "https://syndicated.example.org/"
-# Kinds that are published but must not be listed (password, SEO plugin noindex, canonical).
-PUBLISHED_HIDDEN = frozenset({"password", "noindex", "canonical", "rank-math-noindex",
-                              "aioseo-noindex"})
+# Kinds that are published but must not be listed (password, Yoast noindex, canonical).
+PUBLISHED_HIDDEN = frozenset({"password", "noindex", "canonical"})
+# Published posts carrying the noindex meta of plugins the site ran before Yoast (Rank Math,
+# AIOSEO 3): Yoast is the active plugin (options.py), those plugins no longer print a noindex,
+# so the posts are listed as Yoast lists them (issue #24) and `check` names the leftovers.
+LEFTOVER_KINDS = frozenset({"rank-math-noindex", "aioseo-noindex"})
 RECENT = 6  # public posts dated inside the last 48 hours (the news sitemap)
 Rows = Iterator[tuple[str, Row]]
 
@@ -130,7 +133,7 @@ def revision(em: Emitter, post: Post) -> Post:
 
 def status_fields(post: Post, kind: str) -> None:
     """Status, password, slug and meta of each kind, as wp_insert_post() stores them."""
-    post.status = "publish" if kind in PUBLISHED_HIDDEN else kind
+    post.status = "publish" if kind in PUBLISHED_HIDDEN | LEFTOVER_KINDS else kind
     post.floating = kind in ("draft", "pending", "auto-draft")
     post.name = "" if post.floating else sanitize_title(post.title)
     if kind == "password":
@@ -171,7 +174,7 @@ def _post(em: Emitter, n: int, kind: str, when: float) -> Rows:
         return
     f = _features(em, n)
     author = _author(em, kind)
-    hidden = kind != "publish"
+    hidden = kind != "publish" and kind not in LEFTOVER_KINDS
     post = Post(id=em.new_id("posts"), author=author, date=when, modified=when,
                 title=text.title(n, hidden, author in (BOB, CHEN, DORA)))
     post.guid = f"{em.spec.home}/?p={post.id}"

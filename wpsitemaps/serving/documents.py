@@ -29,12 +29,15 @@ from datetime import datetime
 from wpsitemaps.entries import SitemapRef
 from wpsitemaps.entries import UrlEntry
 from wpsitemaps.metrics import RENDERS
+from wpsitemaps.serving.changecheck import current_tag
 from wpsitemaps.serving.pagestore import Fingerprint
 from wpsitemaps.serving.pagestore import PageStore
 from wpsitemaps.serving.pagestore import Render
 from wpsitemaps.serving.service import Service
 from wpsitemaps.serving.service import SiteSession
 from wpsitemaps.serving.sites import Resolved
+from wpsitemaps.sitemaps.deps import INDEX_DEPS
+from wpsitemaps.sitemaps.deps import page_deps
 from wpsitemaps.sitemaps.fingerprint import empty_fingerprint
 from wpsitemaps.sitemaps.fingerprint import index_fingerprint
 from wpsitemaps.sitemaps.fingerprint import page_fingerprint
@@ -156,14 +159,24 @@ def get(session: SiteSession, address: Address, browser: bool = False,
     pages = session.service.pages
     if pages is not None and window and not browser:
         key = pages.key(session.resolved.key, address.filename)
-        rec = pages.in_window(key)
+        rec = pages.in_window(key, lambda deps: current_tag(session, deps))
         if rec is not None:
+            _refresh_if_stale(session)
             return Document(address, "main", rec.etag, _lastmod(rec),
                             stored=InStore(pages, key, rec),
                             rerender=lambda: get(session, address, browser, window=False))
     if address.sitemap is None:
         return _index(session, address)
     return _page(session, address)
+
+
+def _refresh_if_stale(session: SiteSession) -> None:
+    """A document served without its site still starts the background refresh when a value
+    of the site is past its TTL, as reading that value would (the refresh moves the
+    ledger's `values` head when what it computes differs: changes.ledger)."""
+    service = session.service
+    if service.background is not None and service.values.stale_for(session.resolved.key):
+        service.background.start(session.resolved)
 
 
 def stale(service: Service, resolved: Resolved, address: Address) -> Document | None:
@@ -198,7 +211,7 @@ def _index(session: SiteSession, address: Address) -> Document:
 
     facts = Document(address, "main", "", None)
     return _stored_or_rendered(session, facts, lambda: index_fingerprint(site, listed()),
-                               render)
+                               render, INDEX_DEPS)
 
 
 def _page(session: SiteSession, address: Address) -> Document:
@@ -226,13 +239,15 @@ def _page(session: SiteSession, address: Address) -> Document:
     # The news view shows ages against the clock that chose the 48-hour window.
     clock = site.now if provider.stylesheet == "news" else None
     facts = Document(address, provider.stylesheet, "", None, len(bounds), clock)
-    return _stored_or_rendered(session, facts, fingerprint, render)
+    deps = page_deps(provider, page, bounds[page - 1] if page <= len(bounds) else None)
+    return _stored_or_rendered(session, facts, fingerprint, render, deps)
 
 
 def _stored_or_rendered(session: SiteSession, facts: Document, fingerprint: Fingerprint,
-                        render: Render) -> Document:
+                        render: Render, deps: tuple[str, ...]) -> Document:
     """The document from the page store when one is configured, else rendered; `facts`
-    holds what is known before (address, kind, pager)."""
+    holds what is known before (address, kind, pager), `deps` the change ledger's buckets
+    it depends on (its tag is read before the fingerprint and the render)."""
     render = counted(render, facts.kind)
     pages = session.service.pages
     if pages is None:
@@ -240,10 +255,12 @@ def _stored_or_rendered(session: SiteSession, facts: Document, fingerprint: Fing
         return replace(facts, etag=hashlib.sha256(body).hexdigest(), lastmod=lastmod,
                        data=body)
     key = pages.key(session.resolved.key, facts.address.filename)
-    rec, fp = pages.valid(key, fingerprint)
+    tag = current_tag(session, deps)
+    rec, fp = pages.valid(key, fingerprint, tag, deps)
 
     def fresh() -> Document:
-        new, body = pages.rendered(key, fp if fp is not None else fingerprint(), render)
+        new, body = pages.rendered(key, fp if fp is not None else fingerprint(), render,
+                                   tag, deps)
         return replace(facts, etag=new.etag, lastmod=_lastmod(new), data=body,
                        stored=InStore(pages, key, new), rerender=None)
 

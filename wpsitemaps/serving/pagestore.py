@@ -37,9 +37,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 import time
 from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 from typing import TypeVar
@@ -53,6 +57,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 Render = Callable[[], tuple[bytes, datetime | None]]
 Fingerprint = Callable[[], str | None]
+Told = Callable[[tuple[str, ...]], str | None]  # a record's deps -> their tag now
 # Told (key, old bytes or None: first stored, new bytes) when a render is stored in place of
 # a different one, or of none (IndexNow's diff).
 Replaced = Callable[[str, bytes | None, bytes], None]
@@ -84,20 +89,24 @@ class PageStore:
         """'{namespace}/{site.key}/{document}' (docs/performance.md, "What is stored")."""
         return f"{self.namespace}/{site_key}/{document}"
 
-    def in_window(self, key: str) -> Record | None:
-        """The head of a document rendered or revalidated less than `store_window` seconds
-        ago: inside the window stored bytes are served without asking the database, so
-        nothing is read from it (not even the site's options) before this."""
-        if self.window <= 0:
+    def in_window(self, key: str, told: Told | None = None) -> Record | None:
+        """The head of a document that may be served before anything is read from the
+        database (not even the site's options): rendered or revalidated less than
+        `store_window` seconds ago, or, when `told` is given, one whose tag `told` says is
+        still current (serving.changecheck: nothing it depends on changed)."""
+        if self.window <= 0 and told is None:
             return None
         rec = self.attempt(self.backend.head, key)
         now = self.clock()
         if rec is None or expired(now, rec.rendered_at, self.ttl):
             return None
-        if expired(now, rec.checked_at, self.window):
-            return None
-        PAGE_STORE.labels(outcome="window").inc()
-        return rec
+        if not expired(now, rec.checked_at, self.window):
+            PAGE_STORE.labels(outcome="window").inc()
+            return rec
+        if told is not None and rec.tag and told(rec.deps) == rec.tag:
+            PAGE_STORE.labels(outcome="told").inc()
+            return rec
+        return None
 
     def stale(self, key: str) -> tuple[Record, float] | None:
         """The head of a document whose revalidation or render failed on the database
@@ -114,8 +123,11 @@ class PageStore:
         """fn(*args), or None when the store fails (store.base.Guard)."""
         return self.guard.attempt(fn, *args)
 
-    def valid(self, key: str, fingerprint: Fingerprint) -> tuple[Record | None, str | None]:
-        """The stored record if it may be served, and the fingerprint if one was computed."""
+    def valid(self, key: str, fingerprint: Fingerprint, tag: str | None = None,
+              deps: tuple[str, ...] = ()) -> tuple[Record | None, str | None]:
+        """The stored record if it may be served, and the fingerprint if one was computed.
+        `tag` (serving.changecheck, read before this) and `deps` are what a record found
+        unchanged is marked with: a record already marked with `tag` needs no fingerprint."""
         rec = self.attempt(self.backend.head, key)
         now = self.clock()
         if rec is None or expired(now, rec.rendered_at, self.ttl):
@@ -123,18 +135,26 @@ class PageStore:
         if not expired(now, rec.checked_at, self.window):
             PAGE_STORE.labels(outcome="window").inc()
             return rec, None
+        if tag and rec.tag == tag:
+            PAGE_STORE.labels(outcome="told").inc()
+            return rec, None
         fp = fingerprint()
         if fp is None or fp != rec.fingerprint:
             return None, fp
+        if tag and (rec.tag, rec.deps) != (tag, deps):
+            self._retag(key, rec, tag, deps)
         self.attempt(self.backend.touch, key, now)
         PAGE_STORE.labels(outcome="revalidated").inc()
         return rec, fp
 
-    def rendered(self, key: str, fp: str | None, render: Render) -> tuple[Record, bytes]:
-        """Render the document and store it under its fingerprint (None: not stored)."""
+    def rendered(self, key: str, fp: str | None, render: Render, tag: str | None = None,
+                 deps: tuple[str, ...] = ()) -> tuple[Record, bytes]:
+        """Render the document and store it under its fingerprint (None: not stored) and
+        the change tag read before the fingerprint."""
         body, lastmod = render()
         rec = Record(fp or "", hashlib.sha256(body).hexdigest(), self.clock(),
-                     lastmod.isoformat() if lastmod else None)
+                     lastmod.isoformat() if lastmod else None,
+                     tag=tag or "", deps=deps if tag else ())
         if fp is None:
             return rec, body
         if self.on_replace is None:
@@ -148,6 +168,15 @@ class PageStore:
             except Exception:  # noqa: BLE001 - a listener never costs an answer
                 log.exception("a listener of %s's replacement failed", key)
         return rec, body
+
+    def _retag(self, key: str, rec: Record, tag: str, deps: tuple[str, ...]) -> None:
+        """Mark a record found unchanged with the tag it is current for (its render time
+        kept: `cache_ttl` still counts from the render)."""
+        full = self.attempt(self.backend.get, key)
+        if full is None or full.body is None or full.etag != rec.etag:
+            return
+        self.attempt(self.backend.put, key, replace(full, body=None, tag=tag, deps=deps),
+                     full.body)
 
     def body(self, key: str, rec: Record) -> bytes | None:
         """The stored XML bytes of exactly this record, or None (gone, or replaced)."""
@@ -175,6 +204,43 @@ def expired(now: float, at: float, limit: float) -> bool:
     """Whether a time recorded `at` is `limit` seconds old or more, or lies in the future
     (a stepped-back clock, or another host's clock ahead of ours: its age is unknown)."""
     return at > now or now - at >= limit
+
+
+class GuardedCounters:
+    """The store's counter sets (the change ledger's heads) behind the page store's guard:
+    None when the store fails; a bump that failed is kept and made again on the next call
+    that reaches the store, so a change is not lost to a short outage of the store."""
+
+    def __init__(self, pages: PageStore) -> None:
+        self.pages = pages
+        self._pending: list[tuple[str, tuple[str, ...], dict[str, int]]] = []
+        self._lock = threading.Lock()  # a worker's threads share the pending bumps
+
+    def bump(self, key: str, names: Sequence[str], marks: Mapping[str, int]) -> bool:
+        """Add to a set; False when the store failed (kept to be made again)."""
+        with self._lock:
+            self._pending.append((key, tuple(names), dict(marks)))
+        return self._flush()
+
+    def counters(self, key: str, names: Sequence[str]) -> dict[str, int] | None:
+        """The named counters and `gen`, None when the store fails or a bump is pending."""
+        if not self._flush():
+            return None
+        return self.pages.attempt(self.pages.backend.counters, key, names)
+
+    def _flush(self) -> bool:
+        with self._lock:
+            while self._pending:
+                key, names, marks = self._pending[0]
+                if self.pages.attempt(_bumped, self.pages.backend, key, names, marks) is None:
+                    return False
+                self._pending.pop(0)
+            return True
+
+
+def _bumped(backend: Store, key: str, names: Sequence[str], marks: Mapping[str, int]) -> bool:
+    backend.bump(key, names, marks)
+    return True
 
 
 def bound_to(rec: Record) -> str:

@@ -13,12 +13,15 @@ each built once, and closed together.
 from __future__ import annotations
 
 import logging
+import re
+from collections.abc import Callable
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from dataclasses import field
 from functools import partial
 from types import TracebackType
+from typing import Any
 from typing import Protocol
 
 from sqlalchemy import Connection
@@ -28,7 +31,12 @@ from sqlalchemy.exc import DBAPIError
 from wpsitemaps.cache.peer import StoreValues
 from wpsitemaps.cache.values import ValueCache
 from wpsitemaps.cache.values import Values
+from wpsitemaps.changes.ledger import Ledger
+from wpsitemaps.changes.model import Change
+from wpsitemaps.changes.model import SourceHealth
 from wpsitemaps.config import Settings
+from wpsitemaps.config import event_sources
+from wpsitemaps.serving.pagestore import GuardedCounters
 from wpsitemaps.serving.pagestore import PageStore
 from wpsitemaps.serving.recall import StoreRecall
 from wpsitemaps.serving.robots_config import RobotsConfig
@@ -40,6 +48,8 @@ from wpsitemaps.serving.sites import Sites
 from wpsitemaps.sitemaps.feeds import FEED_PATHS
 from wpsitemaps.sitemaps.feeds import FeedConfig
 from wpsitemaps.sitemaps.feeds import parse_feed_config
+from wpsitemaps.sitemaps.fingerprint import digest
+from wpsitemaps.sitemaps.fingerprint import render_version
 from wpsitemaps.sitemaps.registry import Registry
 from wpsitemaps.store import namespace
 from wpsitemaps.store import open_store
@@ -50,6 +60,7 @@ from wpsitemaps.wordpress.outage import Outage
 from wpsitemaps.wordpress.site import SiteContext
 
 log = logging.getLogger(__name__)
+SITE_KEY_RE = re.compile(r"blog[0-9]{1,12}")  # wordpress.site.site_key()
 
 
 class Background(Protocol):
@@ -84,6 +95,26 @@ class Service:
     background: Background | None = field(default=None, repr=False)
     # Requests failing on the database: one line when it starts, one when it ends.
     outage: Outage = field(default_factory=lambda: Outage(str), repr=False)
+    # The change ledger (issue #26): heads of every site's buckets, in the page store; None
+    # without a store (every page is rendered then).
+    ledger: Ledger | None = field(default=None, repr=False)
+
+    def apply_changes(self, changes: Sequence[Change], source: str) -> None:
+        """What a change source saw (changes.model.ChangeSink): the heads of the buckets
+        they touch move, so the stored documents depending on them are checked again."""
+        if self.ledger is not None and changes:
+            self.ledger.apply(changes, source)
+
+    def report_health(self, health: SourceHealth) -> None:
+        """A source says how it is (a beat while healthy; when down, stored pages are
+        checked against the database again)."""
+        if self.ledger is not None:
+            self.ledger.report(health)
+
+    @property
+    def change_sources(self) -> dict[str, SourceHealth]:
+        """The sources that reported to this process, with their last health."""
+        return dict(self.ledger.sources) if self.ledger is not None else {}
 
     def connect(self) -> AbstractContextManager[Connection]:
         """A new connection of the engine (closed by the `with` block)."""
@@ -123,9 +154,22 @@ def build_service(settings: Settings, extra_sitemaps: Sequence[str] = ()) -> Ser
     outage = Outage(partial(cause, database_url=settings.database_url,
                             table_prefix=settings.table_prefix))
     # With a breaker, a database that goes silent or holds a lock is probed, not waited on.
-    return Service(settings, make_engine(settings, Breaker(), outage), sites,
-                   ValueCache(settings.cache_ttl, peer=peer), pages, peer, robots, feeds,
-                   tuple(extras), RobotsCopies(pages), outage=outage)
+    ledger = None if backend is None or pages is None else Ledger(
+        GuardedCounters(pages), pages.namespace, event_sources(settings),
+        salt=digest(render_version(), repr(settings)))
+    values = ValueCache(settings.cache_ttl, peer=peer,
+                        on_change=None if ledger is None else _values_changed(ledger))
+    return Service(settings, make_engine(settings, Breaker(), outage), sites, values, pages,
+                   peer, robots, feeds, tuple(extras), RobotsCopies(pages), outage=outage,
+                   ledger=ledger)
+
+
+def _values_changed(ledger: Ledger) -> Callable[[Any], None]:
+    """ValueCache's on_change: its keys start with the site's key (cache.values.Values)."""
+    def changed(key: Any) -> None:
+        if isinstance(key, tuple) and key and SITE_KEY_RE.fullmatch(str(key[0])):
+            ledger.values_changed(str(key[0]))
+    return changed
 
 
 class SiteSession:

@@ -9,6 +9,7 @@ import math
 import time
 from collections.abc import Callable
 from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -52,12 +53,19 @@ class Record:
     lastmod: str | None
     body: bytes | None = None
     checked_at: float = 0.0
+    # What the change ledger said when it was rendered or last revalidated (issue #26):
+    # the digest of the heads of the buckets it depends on (`tag`, '' when none was known)
+    # and those buckets (`deps`).
+    tag: str = ""
+    deps: tuple[str, ...] = ()
 
     def head_bytes(self, body: bytes) -> bytes:
         """The header line written before the body (JSON; length and digest of the body)."""
-        meta = {"fp": self.fingerprint, "etag": self.etag, "rendered": self.rendered_at,
-                "lastmod": self.lastmod, "len": len(body),
-                "sha": hashlib.sha256(body).hexdigest()}
+        meta: dict[str, Any] = {
+            "fp": self.fingerprint, "etag": self.etag, "rendered": self.rendered_at,
+            "lastmod": self.lastmod, "len": len(body), "sha": hashlib.sha256(body).hexdigest()}
+        if self.tag:
+            meta["tag"], meta["deps"] = self.tag, list(self.deps)
         return MAGIC + json.dumps(meta, separators=(",", ":")).encode() + b"\n"
 
 
@@ -99,8 +107,12 @@ def stamp(raw: Any) -> float:
 
 def record_from(meta: dict[str, Any], body: bytes | None, checked_at: float) -> Record:
     """A Record from a parsed header (and the body, once verified)."""
+    tag, deps = meta.get("tag"), meta.get("deps")
+    if not (isinstance(tag, str) and isinstance(deps, list)
+            and all(isinstance(d, str) for d in deps)):
+        tag, deps = "", []  # none, or not what head_bytes() writes: checked again
     return Record(str(meta["fp"]), str(meta["etag"]), float(meta["rendered"]),
-                  meta["lastmod"], body, checked_at)
+                  meta["lastmod"], body, checked_at, tag, tuple(deps))
 
 
 def body_ok(meta: dict[str, Any], body: bytes) -> bool:
@@ -139,6 +151,14 @@ class Store(Protocol):
     def holder(self, key: str) -> str | None:
         """The token holding the lease `key` now (None when it is free or ran out)."""
 
+    def bump(self, key: str, names: Sequence[str], marks: Mapping[str, int]) -> None:
+        """Add 1 to each counter `names` of the counter set `key` and set each of `marks`,
+        in one atomic step (a set is made, with its `gen`, when missing)."""
+
+    def counters(self, key: str, names: Sequence[str]) -> dict[str, int]:
+        """The counters `names` of the set `key` (0 when unset) and its `gen`: a random number
+        the set got when it was made (made now when missing), so a set lost and made again
+        never gives back a state it had before."""
     def fields(self, key: str) -> dict[str, str]:
         """Every field of the small persistent map `key` (empty when missing). Maps hold
         state that must outlive restarts (the IndexNow outbox and key): never expired."""

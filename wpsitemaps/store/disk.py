@@ -38,9 +38,11 @@ import time
 from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Mapping
+from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from wpsitemaps.store import diskcounters
 from wpsitemaps.store import disklease
 from wpsitemaps.store import diskmap
 from wpsitemaps.store import files
@@ -149,6 +151,20 @@ class DiskStore:
         where, name = self._split(key)
         with self._failing("read"), files.folder(self.root, where, create=False) as fd:
             return None if fd is None else disklease.holder(fd, name)
+
+    def bump(self, key: str, names: Sequence[str], marks: Mapping[str, int]) -> None:
+        """Add to a counter set (store.diskcounters: one file under flock)."""
+        where, name = self._split(key)
+        with self._failing("write"), files.folder(self.root, where, create=True) as fd:
+            assert fd is not None  # made when missing
+            diskcounters.bump(fd, name, names, marks)
+
+    def counters(self, key: str, names: Sequence[str]) -> dict[str, int]:
+        """Read a counter set (made when missing)."""
+        where, name = self._split(key)
+        with self._failing("write"), files.folder(self.root, where, create=True) as fd:
+            assert fd is not None  # made when missing
+            return diskcounters.counters(fd, name, names)
 
     def fields(self, key: str) -> dict[str, str]:
         """The map file `{key}.map` (store.diskmap)."""

@@ -17,8 +17,10 @@ without the store (serving.pagestore).
 from __future__ import annotations
 
 import logging
+import secrets
 import time
 from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any
 
 import redis
@@ -77,6 +79,29 @@ end
 return 0
 """
 
+# A counter set (issue #26): HINCRBY each counter, HSET each mark, and `gen` (ARGV[3]) when
+# the hash is new; its expiry renewed (ARGV[1] seconds). ARGV[2]: how many counters follow.
+BUMP = """
+redis.call('HSETNX', KEYS[1], 'gen', ARGV[3])
+local n = tonumber(ARGV[2])
+for i = 4, 3 + n do
+  redis.call('HINCRBY', KEYS[1], ARGV[i], 1)
+end
+for i = 4 + n, #ARGV, 2 do
+  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+end
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+return 1
+"""
+
+# Read a counter set, made (with a new `gen`, ARGV[2]) when missing.
+COUNTERS = """
+if redis.call('HSETNX', KEYS[1], 'gen', ARGV[2]) == 1 then
+  redis.call('EXPIRE', KEYS[1], ARGV[1])
+end
+return redis.call('HMGET', KEYS[1], 'gen', unpack(ARGV, 3))
+"""
+
 # HDEL the fields that still hold the given values (ARGV: field, value, field, value...).
 DROP = """
 local n = 0
@@ -101,6 +126,8 @@ class RedisStore:
         self._read = self.client.register_script(READ)
         self._release = self.client.register_script(RELEASE)
         self._renew = self.client.register_script(RENEW)
+        self._bump = self.client.register_script(BUMP)
+        self._counters = self.client.register_script(COUNTERS)
         self._drop = self.client.register_script(DROP)
 
     def describe(self) -> str:
@@ -162,6 +189,24 @@ class RedisStore:
         """The token in the lease key (Redis drops it when it runs out)."""
         got = self._call(self.client.get, key)
         return bytes(got).decode(errors="replace") if got is not None else None
+
+    def bump(self, key: str, names: Sequence[str], marks: Mapping[str, int]) -> None:
+        """HINCRBY the counters and HSET the marks in one script (atomic)."""
+        flat = [str(v) for item in marks.items() for v in item]
+        self._call(self._bump, keys=[key],
+                   args=[self.ttl, len(names), secrets.randbits(52), *names, *flat])
+
+    def counters(self, key: str, names: Sequence[str]) -> dict[str, int]:
+        """HMGET the counters and `gen` (the hash made when missing)."""
+        got = self._call(self._counters, keys=[key],
+                         args=[self.ttl, secrets.randbits(52), *names]) or []
+        try:
+            values = [int(v) if v is not None else 0 for v in got]
+        except ValueError:
+            raise StoreError(f"{key} holds a counter that is not a number") from None
+        found = dict(zip(names, values[1:], strict=False))
+        found["gen"] = values[0] if values else 0
+        return found
 
     def fields(self, key: str) -> dict[str, str]:
         """HGETALL of a map (maps never expire: they hold state, not copies)."""

@@ -33,6 +33,8 @@ ERROR_ENVIRON_KEY = "wpsitemaps.site_error"  # the database failed while resolvi
 # robots.txt waits at most this long for the database before answering its last good copy
 # (a crawler that gets no robots.txt in time may treat the whole host as disallowed).
 ROBOTS_DB_SECONDS = 1.0
+# Endpoints that answer whatever site the host names, even none or an unreadable database.
+SITELESS_ENDPOINTS = frozenset({"wpsitemaps_notify"})
 
 
 def service_of(app: Flask) -> Service:
@@ -101,7 +103,10 @@ def under_prefix() -> bool:
 
 def check_site() -> None:
     """before_request: 503 when resolving failed, 404 where no site answers, 410 for an
-    archived, spam or deleted site (as WordPress's ms_site_check() answers every URL)."""
+    archived, spam or deleted site (as WordPress's ms_site_check() answers every URL).
+    Routes that are no site's (the plugin's notifications) answer without one."""
+    if request.endpoint in SITELESS_ENDPOINTS:
+        return
     error = request.environ.get(ERROR_ENVIRON_KEY)
     if isinstance(error, BaseException):
         raise error
