@@ -89,6 +89,9 @@ class Settings:
     indexnow_backoff_min: float = 10.0
     indexnow_backoff_max: float = 3600.0
     indexnow_sweep: float = 20.0
+    # WebSub (W3C; issue #27): hubs the feeds name in rel="hub" and ping when they change
+    # (empty: off), on IndexNow's outbox, submitter and sweeper (docs/websub.md).
+    websub_hubs: tuple[str, ...] = ()
 
     def for_site(self, blog_id: int, table_prefix: str, base_prefix: str) -> Settings:
         """The settings of one site of a network: its [sites.N] overrides and its tables."""
@@ -130,7 +133,8 @@ SCALAR_KEYS = {
     "indexnow_sweep": float,
 }
 LIST_KEYS = {"news_post_types", "news_excluded_categories", "exclude_post_types",
-             "exclude_taxonomies", "seo_plugins", "indexnow_endpoints"}
+             "exclude_taxonomies", "seo_plugins", "indexnow_endpoints",
+             "websub_hubs"}
 TABLE_KEYS = {"post_types", "taxonomies", "sites"}
 # What a [sites.N] table cannot change: the database and the network's own layout.
 NETWORK_ONLY_KEYS = {"database_url", "table_prefix", "base_prefix", "network",
@@ -138,7 +142,7 @@ NETWORK_ONLY_KEYS = {"database_url", "table_prefix", "base_prefix", "network",
                      "db_background_timeout", "stale_if_error", "metrics_bind",
                      "indexnow_endpoints",
                      "indexnow_key", "indexnow_batch_window", "indexnow_backoff_min",
-                     "indexnow_backoff_max", "indexnow_sweep"}
+                     "indexnow_backoff_max", "indexnow_sweep", "websub_hubs"}
 EXTRA_KEYS = {"headless", "robots", "feeds"}
 
 
@@ -258,6 +262,9 @@ def _build(raw: dict[str, Any], env: Mapping[str, str]) -> Settings:
         seo_plugins=_list(raw.get("seo_plugins", ()), "seo_plugins"),
         metrics_bind=_bind(raw.get("metrics_bind"), "WPSITEMAPS_METRICS_BIND"),
         **_indexnow(raw),
+        websub_hubs=tuple(dict.fromkeys(
+            _absolute(hub, "WPSITEMAPS_WEBSUB_HUBS") or hub
+            for hub in _list(raw.get("websub_hubs", ()), "WPSITEMAPS_WEBSUB_HUBS"))),
     )
 
 
