@@ -2,10 +2,11 @@
 ping to a hub, and what says that a site's feeds changed.
 
 Discovery (WebSub 4) is the feeds' own `rel="hub"` and `rel="self"` links (templates, and
-Link headers in web.feeds). How a publisher tells a hub of an update is left to the hub
-("The method by which publishers notify the hub is hub-specific", WebSub 5, Publishing);
-the de-facto ping, accepted by Google's pubsubhubbub.appspot.com, Superfeedr and
-websub.rocks, is a form-encoded POST of `hub.mode=publish` and `hub.url=<topic URL>`.
+the Link headers section 4 asks for, in web.feeds). How a publisher tells a hub of an
+update is left to the two of them (WebSub 6, Publishing: the publisher must inform its
+hubs, by any mechanism they agree on); the de-facto ping, accepted by Google's
+pubsubhubbub.appspot.com, Superfeedr and websub.rocks, is a form-encoded POST of
+`hub.mode=publish` and `hub.url=<topic URL>` (PubSubHubbub 0.3/0.4).
 
 A change is found by the sweeper (the feeds are built per request, not stored, so the page
 store's replacement hook never sees them): after sweeping a site it builds the site's feed
