@@ -12,6 +12,7 @@ from pathlib import Path
 
 import feedparser
 import pytest
+from click.testing import CliRunner
 from flask import Flask
 from sqlalchemy import create_engine
 from sqlalchemy import make_url
@@ -23,6 +24,8 @@ from tests.support.indexnow import served
 from tests.support.storeclock import Clock
 from tests.support.websub import Hub
 from tests.support.websub import running_hub
+from wpsitemaps import create_app
+from wpsitemaps.cli import main
 from wpsitemaps.config import ConfigError
 from wpsitemaps.config import load_settings
 from wpsitemaps.indexnow.commands import findings
@@ -256,3 +259,27 @@ def test_a_hub_must_be_an_absolute_url() -> None:
     with pytest.raises(ConfigError, match="WPSITEMAPS_WEBSUB_HUBS"):
         load_settings({"DATABASE_URL": "sqlite://", "WEBSUB_HUBS": "hub.example.org"},
                       environ={})
+
+
+def test_check_reports_a_refused_ping(write_site: Callable[..., str], hub: Hub, tmp_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """`wpsitemaps check` (and `indexnow status`) name the hub that refused a ping and what
+    to do about it, with IndexNow itself off."""
+    values = {"WPSITEMAPS_DATABASE_URL": write_site(small_site(), "sqlite"),
+              "WPSITEMAPS_NOW": "option:test_now", "WPSITEMAPS_STORE": str(tmp_path / "pages"),
+              "WPSITEMAPS_STORE_NAMESPACE": "site", "WPSITEMAPS_WEBSUB_HUBS": hub.url,
+              "WPSITEMAPS_INDEXNOW_BATCH_WINDOW": "0"}
+    for name, value in values.items():
+        monkeypatch.setenv(name, value)
+    app = create_app({"TESTING": True})
+    feature = active(service_of(app))
+    assert feature is not None
+    feature.outbox.add(feature.plan.hubs, TOPICS)
+    hub.answers.append(410)
+    feature.submitter.run_once()
+    output = CliRunner().invoke(main, ["check"]).output
+    assert f"WebSub        {hub.url}" in output
+    assert f"WebSub STOPPED: hub {hub.url} refused the publish ping for example.test with 410"\
+        in output
+    status = CliRunner().invoke(main, ["indexnow", "status"]).output
+    assert "WebSub STOPPED" in status and "queued        2" in status
