@@ -6,6 +6,7 @@ fetches the topic from the service and checks that the feed names it, as a hub d
 from __future__ import annotations
 
 import logging
+import shutil
 from collections.abc import Callable
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,9 +22,11 @@ from sqlalchemy import text
 from tests.support import wpdb
 from tests.support.data import small_site
 from tests.support.indexnow import served
+from tests.support.network import network_app
 from tests.support.storeclock import Clock
 from tests.support.websub import Hub
 from tests.support.websub import running_hub
+from tests.test_indexnow_network import ms_master  # noqa: F401 - the fixture (ms-small)
 from wpsitemaps import create_app
 from wpsitemaps.cli import main
 from wpsitemaps.config import ConfigError
@@ -283,3 +286,30 @@ def test_check_reports_a_refused_ping(write_site: Callable[..., str], hub: Hub, 
         in output
     status = CliRunner().invoke(main, ["indexnow", "status"]).output
     assert "WebSub STOPPED" in status and "queued        2" in status
+
+
+def test_a_network_site_pings_its_own_feeds(ms_master: Path, tmp_path: Path,  # noqa: F811
+                                            hub: Hub) -> None:
+    """On a multisite network (ms-small) the newest post of site 3 (its own host) edited:
+    only that site's feeds are pinged, by their own URLs, and the hub finds itself named in
+    them on that host."""
+    path = tmp_path / "ms.sqlite"
+    shutil.copy(ms_master, path)
+    app = network_app(f"sqlite:///{path}", STORE=str(tmp_path / "pages"), STORE_WINDOW=0,
+                      WEBSUB_HUBS=hub.url, INDEXNOW_BATCH_WINDOW=1)
+    feature = active(service_of(app))
+    assert feature is not None
+    clock = Clock()
+    service_of(app).pages.clock = clock  # type: ignore[union-attr]
+    feature.outbox.clock = clock
+    with served(app) as base:
+        hub.service = base
+        feature.sweeper.sweep()
+        write(app, "UPDATE wp_3_posts SET post_modified_gmt = '2030-01-01 00:00:00' WHERE ID ="
+              " (SELECT ID FROM (SELECT ID FROM wp_3_posts WHERE post_type = 'post' AND "
+              "post_status = 'publish' ORDER BY post_date DESC LIMIT 1) AS newest)")
+        clock.advance(1)
+        feature.sweeper.sweep()
+        clock.advance(5)
+        feature.submitter.run_once()
+    assert sorted(hub.topics) == ["http://127.0.0.1/atom.xml", "http://127.0.0.1/rss.xml"]
