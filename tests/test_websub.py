@@ -313,3 +313,31 @@ def test_a_network_site_pings_its_own_feeds(ms_master: Path, tmp_path: Path,  # 
         clock.advance(5)
         feature.submitter.run_once()
     assert sorted(hub.topics) == ["http://127.0.0.1/atom.xml", "http://127.0.0.1/rss.xml"]
+
+
+def test_a_language_host_pings_its_own_feeds(tmp_path: Path, hub: Hub) -> None:
+    """Polylang with a host per language (sub-yoast): a French article edited pings the
+    French host's feeds (which list French articles), not the German host's."""
+    fixtures = wpdb.REPO / "tests" / "fixtures" / "polylang"
+    database = wpdb.load_peer_sqlite(tmp_path / "pll.sqlite", fixtures / "sub-yoast.sql")
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{database}",
+                      "TABLE_PREFIX": "wp_", "NOW": "1796109000", "STORE": str(tmp_path / "p"),
+                      "STORE_WINDOW": 0, "WEBSUB_HUBS": hub.url, "INDEXNOW_BATCH_WINDOW": 1})
+    feature = active(service_of(app))
+    assert feature is not None
+    clock = Clock()
+    service_of(app).pages.clock = clock  # type: ignore[union-attr]
+    feature.outbox.clock = clock
+    with served(app) as base:
+        hub.service = base
+        feature.sweeper.sweep()
+        write(app, "UPDATE wp_posts SET post_modified_gmt = '2026-12-01 00:00:00', "
+              "post_title = 'Bonjour encore' WHERE post_name = 'bonjour-les-langues'")
+        clock.advance(1)
+        feature.sweeper.sweep()
+        clock.advance(5)
+        feature.submitter.run_once()
+    fr = "http://fr.pll-subyoast.example.test"
+    assert {f"{fr}/atom.xml", f"{fr}/rss.xml"} <= set(hub.topics)
+    assert not [t for t in hub.topics if "//de." in t]
+    assert len(hub.topics) == len(set(hub.topics))

@@ -52,12 +52,22 @@ class IndexNow:
                                self.feeds_swept if settings.websub_hubs else None)
 
     def feeds_swept(self, session: SiteSession) -> None:
-        """After a site's sweep: when its feeds say something else than at the previous
-        sweep, queue a publish ping of each feed for every hub. The first sweep only keeps
-        the fingerprint (nothing to compare with, as for a sitemap stored the first time);
-        a burst of changes between two pings is one ping (a queued field is kept once)."""
+        """After a site's sweep: its feeds, and on a single site whose languages have hosts
+        of their own (Polylang) each language host's feeds, which list that language."""
+        self._feeds_changed(session, session.resolved.key)
+        if session.resolved.blog is not None:
+            return
+        for host in self.service.sites.mode(self.service.connect).hosts:
+            with SiteSession(self.service, self.service.resolve(host, "/")) as language:
+                self._feeds_changed(language, f"{session.resolved.key}@{host}")
+
+    def _feeds_changed(self, session: SiteSession, name: str) -> None:
+        """When the feeds say something else than at the previous sweep, queue a publish
+        ping of each feed for every hub. The first sweep only keeps the fingerprint
+        (nothing to compare with, as for a sitemap stored the first time); a burst of
+        changes between two pings is one ping (a queued field is kept once)."""
         now = fingerprint(session)
-        before = self.outbox.remember(f"feed {session.resolved.key}", now)
+        before = self.outbox.remember(f"feed {name}", now)
         if before is not None and before != now:
             self.outbox.add(self.plan.hubs, topics(session))
 
