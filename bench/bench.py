@@ -220,6 +220,8 @@ def main() -> None:
     c.add_argument("--workers", type=int, default=5, help="gunicorn sync workers")
     c.add_argument("--env", action="append", default=[], metavar="WPSITEMAPS_X=V",
                    help="an extra setting of the served app (repeatable)")
+    c.add_argument("--plugin-beats", type=float, default=0, metavar="SECONDS",
+                   help="change source: the plugin's signed notifications, a beat every N s")
     c.add_argument("--no-wordpress", action="store_true", help="skip WordPress core")
     c.add_argument("--write", action="store_true", help="record in bench/RESULTS.md")
     args = parser.parse_args()
@@ -227,7 +229,8 @@ def main() -> None:
     if args.cmd == "crawl":
         env = dict(item.split("=", 1) for item in args.env)
         found = crawler.run(db, args.pages, args.gap, args.passes, args.workers, env,
-                            wordpress=not args.no_wordpress and servers.wordpress_available())
+                            wordpress=not args.no_wordpress and servers.wordpress_available(),
+                            beats=args.plugin_beats)
         text = crawler.section(found, "python bench/bench.py " + shlex.join(sys.argv[1:]),
                                report._git("rev-parse", "--short", "HEAD"), load.machine())
         print(text)

@@ -8,7 +8,14 @@ site that has been serving for a while). The same documents are then asked again
 ETag the first pass got (a crawler's conditional GET: its 304).
 
     python bench/bench.py crawl --size 100000 --pages 30 --write
-    python bench/bench.py crawl --size 100000 --env WPSITEMAPS_CHANGE_SOURCE=... --write
+    python bench/bench.py crawl --size 100000 --plugin-beats 20 --write
+
+With `--plugin-beats N` the app runs with the companion plugin as its change source
+(`WPSITEMAPS_CHANGE_SOURCE=plugin` and a notify secret), and a thread does what
+wordpress/wpsitemaps-notify.php does on a site with visitors: it posts a signed notification
+with no changes (a beat) every N seconds (the plugin beats at most every 30 s; the service
+trusts a source heard from within 60 s). Nothing in the database changes during the run, so
+every stored page stays valid: the figures are what a crawler meets between edits.
 
 The same run measures the raw SQL floor of each post page (bench/rawsql.py) and, where php
 and Debian's WordPress are there, WordPress core's own sitemap pages requested the same way.
@@ -16,10 +23,15 @@ and Debian's WordPress are there, WordPress core's own sitemap pages requested t
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import http.client
+import json
 import re
+import secrets
 import statistics
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from dataclasses import field
@@ -75,6 +87,49 @@ class Crawler:
         finally:
             conn.close()
             self.last = time.monotonic()
+
+
+NOTIFY_PATH = "/.well-known/wpsitemaps/notify"
+
+
+class Beats:
+    """Signed empty notifications every `every` seconds, as the plugin sends them."""
+
+    def __init__(self, port: int, secret: str, every: float) -> None:
+        self.port, self.secret, self.every = port, secret, every
+        self.answers: list[int] = []
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def send(self) -> int:
+        """One beat; the HTTP status it got."""
+        body = json.dumps({"v": 1, "nonce": secrets.token_hex(16), "blog_id": 1,
+                           "changes": []}).encode()
+        stamp = str(int(time.time()))
+        mac = hmac.new(self.secret.encode(), stamp.encode() + b"." + body, hashlib.sha256)
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            conn.request("POST", NOTIFY_PATH, body=body, headers={
+                "Content-Type": "application/json", "X-WPSitemaps-Timestamp": stamp,
+                "X-WPSitemaps-Signature": "sha256=" + mac.hexdigest()})
+            resp = conn.getresponse()
+            resp.read()
+            return resp.status
+        finally:
+            conn.close()
+
+    def _run(self) -> None:
+        while not self.done.wait(self.every):
+            self.answers.append(self.send())
+
+    def start(self) -> None:
+        """The first beat now (so the source is live before the crawl), then in turn."""
+        self.answers.append(self.send())
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.done.set()
+        self.thread.join(timeout=60)
 
 
 def spread(paths: list[str], count: int) -> list[str]:
@@ -140,8 +195,12 @@ def page_number(path: str) -> int:
 
 
 def run(db: str, pages: int, gap: float, passes: int, workers: int, env: dict[str, str],
-        wordpress: bool) -> dict[str, Any]:
+        wordpress: bool, beats: float = 0) -> dict[str, Any]:
     """The crawler profile of one database: every figure of one run."""
+    secret = secrets.token_hex(24)
+    if beats:
+        env = {**env, "WPSITEMAPS_CHANGE_SOURCE": "plugin", "WPSITEMAPS_NOTIFY_SECRET": secret}
+    beat_answers: list[int] = []
     with tempfile.TemporaryDirectory(prefix="wpsm-crawl-") as name:
         tmp = Path(name)
         url = f"mysql+pymysql://root@127.0.0.1/{db}?charset=utf8mb4"
@@ -153,15 +212,26 @@ def run(db: str, pages: int, gap: float, passes: int, workers: int, env: dict[st
             conn.request("GET", "/sitemap_index.xml")
             paths = documents(conn.getresponse().read(), pages)
             conn.close()
-            crawled = crawl(port, paths, gap, passes)
+            beater = Beats(port, secret, beats) if beats else None
+            if beater:
+                beater.start()
+            try:
+                crawled = crawl(port, paths, gap, passes)
+            finally:
+                if beater:
+                    beater.stop()
+                    beat_answers = beater.answers
         finally:
             servers.stop(proc)
         posts = [p for p in paths if p.startswith("/post-sitemap")]
         floors = rawsql.page_cost(db, sorted({page_number(p) for p in posts}), 1000, 5)
         rows = rowsread.rows_examined(db, {p: p for p in paths}, tmp, str(tmp / "rows-store"),
-                                      settings=_settings(env))
+                                      settings=_settings(env),
+                                      live_source="plugin" if beats else None)
         wp = wordpress_pages(db, pages, gap, tmp) if wordpress else {}
+    shown = {k: ("(secret)" if k.endswith("SECRET") else v) for k, v in env.items()}
     return {"database": db, "posts": rawsql.published_count(db), "gap": gap,
+            "beats": beats, "beat_answers": beat_answers, "shown_env": shown,
             "passes": passes, "workers": workers, "env": env, "settle_s": settled,
             "crawled": crawled, "floor_ms": {p: floors.get(page_number(p)) for p in posts},
             "rows": rows, "wordpress_ms": wp}
@@ -183,7 +253,11 @@ def _f(value: float | None, digits: int = 1) -> str:
 
 def section(result: dict[str, Any], command: str, commit: str, machine: str) -> str:
     """The Markdown section of one crawler run."""
-    source = ", ".join(f"`{k}={v}`" for k, v in result["env"].items()) or "none (defaults)"
+    source = ", ".join(f"`{k}={v}`" for k, v in result["shown_env"].items()) or "none (defaults)"
+    if result["beats"]:
+        answers = sorted(set(result["beat_answers"]))
+        source += (f"; a signed beat every {result['beats']:g} s as the plugin sends "
+                   f"({len(result['beat_answers'])} sent, answered {answers})")
     lines = [heading(result), "", f"Command: `{command}`", "",
              f"Commit `{commit}`, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
              f"{machine}; `wpsitemaps serve --workers {result['workers']}` with the disk store; "
@@ -192,7 +266,8 @@ def section(result: dict[str, Any], command: str, commit: str, machine: str) -> 
              f"(the store window is 2 s), on a fresh connection; {result['passes']} timed "
              "pass(es) over the documents after one untimed pass that stored them, then the "
              "same with If-None-Match. Rows: MariaDB Handler_read% of one such request "
-             "(in process, store window 0).", "",
+             "(in process, store window 0, the same change source, reported live before "
+             "the request when it is the plugin's).", "",
              "| document | URLs | crawler median ms | 304 median ms | rows read | "
              "raw SQL floor ms | crawler ÷ floor | 304 ÷ floor | ms/URL |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
@@ -214,5 +289,6 @@ def section(result: dict[str, Any], command: str, commit: str, machine: str) -> 
 
 def heading(result: dict[str, Any]) -> str:
     """The section heading: one per database and change-source setting."""
-    source = " with " + ", ".join(result["env"].values()) if result["env"] else ""
+    source = (" with the plugin's notifications" if result["beats"] else
+              " with " + ", ".join(result["env"].values()) if result["env"] else "")
     return f"## Crawler profile: {result['posts']:,} posts ({result['database']}){source}"

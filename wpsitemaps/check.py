@@ -113,7 +113,7 @@ def video_lines(conn: Connection, site: SiteContext) -> list[str]:
 
 def indexnow_check(settings: Settings, echo: Callable[[str], None]) -> None:
     """With IndexNow on: its key and queue, and a line for each host an endpoint refused."""
-    if not settings.indexnow_endpoints:
+    if not settings.indexnow_endpoints and not settings.websub_hubs:
         return
     from wpsitemaps.app import service_for
     from wpsitemaps.indexnow.commands import Unavailable
@@ -125,7 +125,9 @@ def indexnow_check(settings: Settings, echo: Callable[[str], None]) -> None:
     except Unavailable as exc:
         echo(f"IndexNow      {exc}")
         return
-    echo(f"IndexNow      {', '.join(feature.plan.endpoints)}; key {feature.key}; "
+    echo(f"IndexNow      {', '.join(feature.plan.endpoints) or 'off'}; key {feature.key}; "
          f"{feature.outbox.length()} queued")
+    if feature.plan.hubs:
+        echo(f"WebSub        {', '.join(feature.plan.hubs)}")
     for line in findings(feature):
         echo(line)

@@ -99,6 +99,9 @@ class Settings:
     notify_path: str = "/.well-known/wpsitemaps/notify"
     binlog_url: str | None = None
     binlog_server_id: int = 4217
+    # WebSub (W3C; issue #27): hubs the feeds name in rel="hub" and ping when they change
+    # (empty: off), on IndexNow's outbox, submitter and sweeper (docs/websub.md).
+    websub_hubs: tuple[str, ...] = ()
 
     def for_site(self, blog_id: int, table_prefix: str, base_prefix: str) -> Settings:
         """The settings of one site of a network: its [sites.N] overrides and its tables."""
@@ -145,7 +148,8 @@ SCALAR_KEYS = {
     "binlog_server_id": int,
 }
 LIST_KEYS = {"news_post_types", "news_excluded_categories", "exclude_post_types",
-             "exclude_taxonomies", "seo_plugins", "indexnow_endpoints"}
+             "exclude_taxonomies", "seo_plugins", "indexnow_endpoints",
+             "websub_hubs"}
 TABLE_KEYS = {"post_types", "taxonomies", "sites"}
 # What a [sites.N] table cannot change: the database and the network's own layout.
 NETWORK_ONLY_KEYS = {"database_url", "table_prefix", "base_prefix", "network",
@@ -155,7 +159,7 @@ NETWORK_ONLY_KEYS = {"database_url", "table_prefix", "base_prefix", "network",
                      "indexnow_key", "indexnow_batch_window", "indexnow_backoff_min",
                      "indexnow_backoff_max", "indexnow_sweep",
                      "change_source", "notify_secret", "notify_path",
-                     "binlog_url", "binlog_server_id"}
+                     "binlog_url", "binlog_server_id", "websub_hubs"}
 EXTRA_KEYS = {"headless", "robots", "feeds"}
 
 
@@ -282,6 +286,9 @@ def _build(raw: dict[str, Any], env: Mapping[str, str]) -> Settings:
         binlog_url=_binlog_url(raw.get("binlog_url")),
         binlog_server_id=_at_least(raw.get("binlog_server_id", 4217),
                                    "WPSITEMAPS_BINLOG_SERVER_ID", 1),
+        websub_hubs=tuple(dict.fromkeys(
+            _absolute(hub, "WPSITEMAPS_WEBSUB_HUBS") or hub
+            for hub in _list(raw.get("websub_hubs", ()), "WPSITEMAPS_WEBSUB_HUBS"))),
     )
 
 

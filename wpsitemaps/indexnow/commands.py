@@ -28,7 +28,7 @@ class Unavailable(Exception):
 
 def feature_of(service: Service) -> IndexNow:
     """The service's IndexNow (its store's hook set: a command that renders reports too)."""
-    if not service.settings.indexnow_endpoints:
+    if not service.settings.indexnow_endpoints and not service.settings.websub_hubs:
         raise Unavailable("IndexNow is off: set indexnow_endpoints "
                           "(WPSITEMAPS_INDEXNOW_ENDPOINTS=on)")
     feature = enable(service)
@@ -43,6 +43,7 @@ def status(feature: IndexNow, echo: Echo) -> None:
     outbox = feature.outbox
     echo(f"key           {feature.key}")
     echo(f"endpoints     {', '.join(feature.plan.endpoints)}")
+    echo(f"websub hubs   {', '.join(feature.plan.hubs)}")
     echo(f"queued        {outbox.length()}")
     holds = outbox.facts("hold")
     for (endpoint, host), last in sorted(outbox.facts("last").items()):
@@ -60,7 +61,14 @@ def findings(feature: IndexNow) -> list[str]:
     """One line per endpoint that refused a host under the current configuration."""
     out = []
     for (endpoint, host), stop in sorted(feature.outbox.facts("stop").items()):
-        if stop.get("signature") == feature.plan.signature:
+        if stop.get("signature") != feature.plan.signature:
+            continue
+        if endpoint in feature.plan.hubs:
+            out.append(f"WebSub STOPPED: hub {endpoint} refused the publish ping for {host} "
+                       f"with {stop.get('status')} {stop.get('reason', '')} at "
+                       f"{_when(stop.get('when'))}; fix it with the hub, then change "
+                       "websub_hubs to try again")
+        else:
             out.append(f"IndexNow STOPPED: {endpoint} refused {host} with {stop.get('status')}"
                        f" {stop.get('reason', '')} at {_when(stop.get('when'))}; check that "
                        f"http(s)://{host}/{feature.key}.txt answers the key, then change "

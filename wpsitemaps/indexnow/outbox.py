@@ -8,6 +8,9 @@ submission per batching window), and a field is removed only after the endpoint 
 2xx for it (nothing lost; a process killed between the answer and the removal sends it once
 more: at least once). `{namespace}/indexnow/state` holds the generated key, each endpoint's
 last answer per host, holds after 429/5xx, and stops after 400/403/422.
+
+WebSub (websub.py) shares both: a field `{hub} {feed URL}` is a publish ping waiting for
+that hub, and `feed {site}` in the state is the fingerprint of a site's feeds.
 """
 
 from __future__ import annotations
@@ -52,12 +55,12 @@ class Group:
     oldest: float
     newest: float
 
-    def batches(self) -> list[Batch]:
-        """The group in requests of at most MAX_URLS, oldest first."""
+    def batches(self, size: int = MAX_URLS) -> list[Batch]:
+        """The group in requests of at most `size` URLs, oldest first."""
         ordered = sorted(self.fields.items(), key=lambda kv: (float(kv[1]), kv[0]))
         out = []
-        for start in range(0, len(ordered), MAX_URLS):
-            part = dict(ordered[start:start + MAX_URLS])
+        for start in range(0, len(ordered), size):
+            part = dict(ordered[start:start + size])
             urls = tuple(f.split(" ", 1)[1] for f in part)
             out.append(Batch(self.endpoint, self.scheme, self.host, urls, part))
         return out
@@ -144,6 +147,14 @@ class Outbox:
     def unexpect(self, key: str) -> bool:
         """Whether `key` was marked new (the mark is removed)."""
         return self.backend.drop_fields(self.state, {f"new {key}": "1"}) > 0
+
+    def remember(self, name: str, value: str) -> str | None:
+        """Keep `value` under `name` in the state (a fact of one word and no space, e.g.
+        `feed SITE`); the value it replaced, None the first time."""
+        previous = self.backend.fields(self.state).get(name)
+        if previous != value:
+            self.backend.set_fields(self.state, {name: value})
+        return previous
 
     def note(self, kind: str, endpoint: str, host: str, value: dict[str, Any] | None) -> None:
         """Record (or, with None, clear) a fact about an endpoint and a host."""

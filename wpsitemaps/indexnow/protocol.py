@@ -72,12 +72,12 @@ def post(endpoint: str, host: str, key: str, location: str, urls: Sequence[str],
         with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
             return Answer(response.status, response.reason or "")
     except urllib.error.HTTPError as exc:
-        return Answer(exc.code, str(exc.reason or ""), _seconds(exc.headers.get("Retry-After")))
+        return Answer(exc.code, str(exc.reason or ""), retry_after(exc.headers.get("Retry-After")))
     except (urllib.error.URLError, OSError, ValueError) as exc:
         return Answer(0, f"{exc.__class__.__name__}: {getattr(exc, 'reason', exc)}")
 
 
-def _seconds(value: str | None) -> float | None:
+def retry_after(value: str | None) -> float | None:
     """A Retry-After given in seconds (an HTTP date is ignored: the back-off applies)."""
     try:
         return max(0.0, float(value)) if value else None

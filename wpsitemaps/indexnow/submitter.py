@@ -7,6 +7,10 @@ Answers: 200/202 remove the batch; 400/403/422 stop that endpoint for that host,
 log line and a `check` finding, until the key or endpoints change; 429, 5xx and no answer
 hold it back exponentially (with jitter, or for the answer's Retry-After when longer) up
 to `indexnow_backoff_max`, then retry.
+
+WebSub hubs (`Plan.hubs`) ride on the same outbox, lease and back-off: their fields are
+feed URLs, each pinged alone (`websub.publish`); any 2xx is done, any other 4xx but 429 a
+stop, 429 and 5xx a hold.
 """
 
 from __future__ import annotations
@@ -27,12 +31,14 @@ from wpsitemaps.indexnow.protocol import MAX_URLS
 from wpsitemaps.indexnow.protocol import Answer
 from wpsitemaps.indexnow.protocol import key_location
 from wpsitemaps.indexnow.protocol import post
+from wpsitemaps.indexnow.websub import publish
 from wpsitemaps.store.base import Guard
 
 log = logging.getLogger(__name__)
 TICK = 1.0  # seconds between looks at the outbox
 LONGEST_WAIT = 4  # batching windows the oldest queued URL waits at most
 Post = Callable[[str, str, str, str, Sequence[str]], Answer]
+Publish = Callable[[str, str], Answer]
 
 
 @dataclass(frozen=True)
@@ -44,22 +50,27 @@ class Plan:
     window: float
     backoff_min: float
     backoff_max: float
+    hubs: tuple[str, ...] = ()  # WebSub hubs pinged when a feed changes
 
     @property
     def signature(self) -> str:
         """Names the configuration: a stop holds until it changes."""
-        raw = "|".join((self.key, *sorted(self.endpoints)))
+        # Without hubs the signature is what it was before WebSub: stops recorded then hold.
+        hubs = ("websub", *sorted(self.hubs)) if self.hubs else ()
+        raw = "|".join((self.key, *sorted(self.endpoints), *hubs))
         return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
 class Submitter:
     """Posts due batches from the outbox, under the store's lease `{space}/indexnow/lease`."""
 
-    def __init__(self, outbox: Outbox, guard: Guard, plan: Plan, send: Post = post) -> None:
+    def __init__(self, outbox: Outbox, guard: Guard, plan: Plan, send: Post = post,
+                 ping: Publish = publish) -> None:
         self.outbox = outbox
         self.guard = guard
         self.plan = plan
         self.send = send
+        self.ping = ping
         self.lease_key = outbox.queue.rsplit("/", 1)[0] + "/lease"
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -76,7 +87,8 @@ class Submitter:
         try:
             answers = []
             for group in self.outbox.groups():
-                if group.endpoint in self.plan.endpoints and self._due(group):
+                known = group.endpoint in self.plan.endpoints or group.endpoint in self.plan.hubs
+                if known and self._due(group):
                     answers.extend(self._submit(group))
             return answers
         finally:
@@ -96,10 +108,14 @@ class Submitter:
 
     def _submit(self, group: Group) -> list[Answer]:
         answers = []
-        for batch in group.batches():
-            answer = self.send(batch.endpoint, batch.host, self.plan.key,
-                               key_location(batch.scheme, batch.host, self.plan.key),
-                               batch.urls)
+        hub = group.endpoint in self.plan.hubs
+        for batch in group.batches(1 if hub else MAX_URLS):
+            if hub:  # a WebSub publish ping names one topic
+                answer = self.ping(batch.endpoint, batch.urls[0])
+            else:
+                answer = self.send(batch.endpoint, batch.host, self.plan.key,
+                                   key_location(batch.scheme, batch.host, self.plan.key),
+                                   batch.urls)
             answers.append(answer)
             self._record(batch, answer)
             if not answer.done:
@@ -115,6 +131,13 @@ class Submitter:
         if answer.done:
             self.outbox.delivered(batch)
             self.outbox.note("hold", *where, None)
+        elif answer.refused and batch.endpoint in self.plan.hubs:
+            log.error("WebSub: hub %s refused the publish ping for %s with %d %s; not pinging "
+                      "it for this host until websub_hubs change (see `wpsitemaps check`)",
+                      batch.endpoint, batch.urls[0], answer.status, answer.reason)
+            self.outbox.note("stop", *where, {"signature": self.plan.signature, "when": now,
+                                              "status": answer.status,
+                                              "reason": answer.reason})
         elif answer.refused:
             log.error("IndexNow: %s refused %d URL(s) of %s with %d %s; not sending to it for "
                       "this host until indexnow_key or indexnow_endpoints change (see "
@@ -134,7 +157,8 @@ class Submitter:
         delay *= random.uniform(0.5, 1.0)  # noqa: S311 - jitter, not secrecy
         # An endpoint's own Retry-After is honoured, within the configured longest wait.
         delay = min(self.plan.backoff_max, max(delay, answer.retry_after or 0.0))
-        log.warning("IndexNow: %s answered %s for %s; retrying in %.0f s", batch.endpoint,
+        label = "WebSub" if batch.endpoint in self.plan.hubs else "IndexNow"
+        log.warning("%s: %s answered %s for %s; retrying in %.0f s", label, batch.endpoint,
                     answer.status or answer.reason, batch.host, delay)
         self.outbox.note("hold", *where, {"until": now + delay, "tries": tries,
                                           "status": answer.status})

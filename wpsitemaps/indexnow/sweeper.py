@@ -94,11 +94,13 @@ class Sweeper:
     within one sweep, and an edit to an older page within a few."""
 
     def __init__(self, service: Service, every: float,
-                 find: Callable[[SiteSession], Sequence[Address]] = listed) -> None:
+                 find: Callable[[SiteSession], Sequence[Address]] = listed,
+                 after: Callable[[SiteSession], None] | None = None) -> None:
         self.service = service
         self.every = every
         self.budget = every
         self.find = find
+        self.after = after  # run on each site swept, under its lease (WebSub's feed check)
         self._cursor: dict[str, int] = {}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -134,6 +136,8 @@ class Sweeper:
                 try:
                     with SiteSession(self.service, res) as session:
                         read += self.sweep_site(session)
+                        if self.after is not None:
+                            self.after(session)
                 finally:
                     KEEPER.give_back(lease)
         return read

@@ -142,8 +142,9 @@ def gz_listing(index: bytes) -> bytes:
     return GZ_LOC_RE.sub(rb"\1.gz\2", index)
 
 
-def render_feed(template: str, feed: Any, self_url: str) -> bytes:
-    """An RSS (rss.xml) or Atom (atom.xml) document of a sitemaps.feeds.Feed."""
-    text = _env.get_template(template).render(feed=feed, self_url=self_url,
+def render_feed(template: str, feed: Any, self_url: str, hubs: Sequence[str] = ()) -> bytes:
+    """An RSS (rss.xml) or Atom (atom.xml) document of a sitemaps.feeds.Feed; `hubs` are
+    the WebSub hubs it names (rel="hub", beside its rel="self")."""
+    text = _env.get_template(template).render(feed=feed, self_url=self_url, hubs=hubs,
                                               epoch=datetime(1970, 1, 1, tzinfo=UTC))
     return text.encode("utf-8")

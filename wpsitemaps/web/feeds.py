@@ -26,14 +26,27 @@ def feed_bytes(filename: str) -> tuple[bytes, datetime | None]:
     current = session()
     registry = current.registry
     found = build_feed(registry, current.service.feeds)
-    return render_feed(template, found, registry.site.serving_home + "/" + filename), found.updated
+    return render_feed(template, found, self_url(filename),
+                       current.service.settings.websub_hubs), found.updated
+
+
+def self_url(filename: str) -> str:
+    """The feed's own URL on this request's site (its rel="self", WebSub's topic)."""
+    return session().registry.site.serving_home + "/" + filename
 
 
 def feed(filename: str) -> BaseResponse:
     """The answer of one feed ('rss.xml' or 'atom.xml') for this request's site."""
     _, kind, _ = FEEDS[filename]
     body, updated = feed_bytes(filename)
-    return cached(Response(body, content_type=f"{kind}; charset=utf-8"), body, updated)
+    response = Response(body, content_type=f"{kind}; charset=utf-8")
+    hubs = session().service.settings.websub_hubs
+    if hubs:
+        # WebSub discovery (W3C WebSub 4): Link headers as well as the feed's own links,
+        # so a subscriber that reads only the headers finds the hubs too.
+        response.headers["Link"] = ", ".join(
+            [f'<{hub}>; rel="hub"' for hub in hubs] + [f'<{self_url(filename)}>; rel="self"'])
+    return cached(response, body, updated)
 
 
 @bp.get("/rss.xml")

@@ -20,7 +20,7 @@ bp = Blueprint("wpsitemaps_keyfile", __name__)
 def key_file(name: str) -> Response:
     """The key as text when `name` is the IndexNow key in use, else 404."""
     feature = active(service())
-    if feature is None or name != feature.key:
+    if feature is None or not feature.plan.endpoints or name != feature.key:
         abort(404)
     return Response(feature.key, content_type="text/plain; charset=utf-8",
                     headers={"Cache-Control": "max-age=300"})
