@@ -54,7 +54,9 @@ INDEX = "sitemap_index.xml"
 MAX_INDEX_ENTRIES = 50_000
 # Matched with fullmatch(): '$' would also accept a trailing line feed. A page number has at
 # most 9 digits: no site has a billion pages, and int() refuses over 4,300 digits.
-SITEMAP_RE = re.compile(r"(?P<name>[a-z0-9_-]+)-sitemap(?P<page>[0-9]{0,9})\.xml")
+# A name is a post type (at most 20 characters in WordPress), a taxonomy (32) or one of
+# ours: 100 is generous, and keeps a hostile name from reaching the store's key rules.
+SITEMAP_RE = re.compile(r"(?P<name>[a-z0-9_-]{1,100})-sitemap(?P<page>[0-9]{0,9})\.xml")
 
 
 class NoSuchDocument(LookupError):
