@@ -100,3 +100,80 @@ def attachment_marks(conn: Connection, t: WPTables, first_id: int,
                p.c.post_type == "attachment")
         .execution_options(paged=True)).one()  # see wordpress.db._paged
     return tuple(row)
+
+
+# Aggregate digests (issue #26): the database hashes a page's rows and hands back one row
+# per component, instead of the rows themselves. Each row's fields are joined with a
+# separator no WordPress field holds (CONCAT_WS) and hashed (CRC32); the hashes are summed,
+# with the row count beside them. A SUM, not a BIT_XOR: two equal rows do not cancel out.
+# MariaDB/MySQL have both functions; SQLite gets deterministic ones on its connection
+# (wordpress.db.sqlite_functions), so the same statement runs on both.
+SEPARATOR = "\x1f"
+
+
+def _row_hash(*columns: ColumnElement[Any]) -> ColumnElement[Any]:
+    """SUM(CRC32(CONCAT_WS(sep, columns...))) with COALESCE, so NULL and '' differ from a
+    missing field only where WordPress itself tells them apart (never, for these)."""
+    fields = [func.coalesce(c, "") for c in columns]
+    return func.coalesce(func.sum(func.crc32(func.concat_ws(SEPARATOR, *fields))), 0)
+
+
+def page_digest(conn: Connection, t: WPTables, where: ColumnElement[bool], first_id: int,
+                limit: int | None, before_id: int | None = None) -> tuple[Any, ...]:
+    """(row count, min ID, max ID, hash sum) of the rows page_keys() would return, plus
+    their titles: one row instead of a page's worth."""
+    p = t.posts
+    keys = [p.c.ID >= first_id] + ([p.c.ID < before_id] if before_id is not None else [])
+    rows = (select(*_columns(t), p.c.post_title).where(where, *keys).order_by(p.c.ID)
+            .limit(limit).subquery())
+    stmt = (select(func.count(), func.min(rows.c.ID), func.max(rows.c.ID),
+                   _row_hash(*rows.c))
+            .execution_options(paged=True))  # see wordpress.db._paged
+    return tuple(conn.execute(stmt).one())
+
+
+def meta_digest(conn: Connection, t: WPTables, first_id: int, last_id: int,
+                keys: Sequence[str]) -> tuple[Any, ...]:
+    """(row count, hash sum) of meta_range()'s rows, with their meta_id: which of two
+    values of one key is read first (the lowest meta_id) is in the hash too."""
+    m = t.postmeta
+    stmt = (select(func.count(), _row_hash(m.c.meta_id, m.c.post_id, m.c.meta_key,
+                                           m.c.meta_value))
+            .where(m.c.post_id >= first_id, m.c.post_id <= last_id,
+                   NoIndex(m.c.meta_key).in_(list(keys)))
+            .execution_options(paged=True))  # see wordpress.db._paged
+    return tuple(conn.execute(stmt).one())
+
+
+def attachment_digest(conn: Connection, t: WPTables, first_id: int,
+                      last_id: int) -> tuple[Any, ...]:
+    """(count, hash sum) of the attachments whose parent is in first_id..last_id (a
+    gallery's images) with their file (_wp_attached_file), status and type."""
+    p, m = t.posts, t.postmeta
+    stmt = (select(func.count(), _row_hash(p.c.ID, p.c.post_parent, p.c.post_status,
+                                           p.c.post_mime_type, p.c.menu_order,
+                                           p.c.post_modified_gmt, m.c.meta_value))
+            .select_from(p.outerjoin(m, (m.c.post_id == p.c.ID)
+                                     & (NoIndex(m.c.meta_key) == "_wp_attached_file")))
+            .where(p.c.post_parent >= first_id, p.c.post_parent <= last_id,
+                   p.c.post_type == "attachment")
+            .execution_options(paged=True))  # see wordpress.db._paged
+    return tuple(conn.execute(stmt).one())
+
+
+def thumbnail_digest(conn: Connection, t: WPTables, first_id: int,
+                     last_id: int) -> tuple[Any, ...]:
+    """(count, hash sum) of the featured images of posts first_id..last_id: the
+    attachment's type and file, wherever the attachment hangs (its parent is often
+    another post or none)."""
+    p, m, f = t.posts, t.postmeta, t.postmeta.alias("file")
+    thumb = m.alias("thumb")
+    stmt = (select(func.count(), _row_hash(thumb.c.post_id, p.c.ID, p.c.post_type,
+                                           p.c.post_status, f.c.meta_value))
+            .select_from(thumb.join(p, p.c.ID == thumb.c.meta_value)
+                         .outerjoin(f, (f.c.post_id == p.c.ID)
+                                    & (NoIndex(f.c.meta_key) == "_wp_attached_file")))
+            .where(thumb.c.post_id >= first_id, thumb.c.post_id <= last_id,
+                   NoIndex(thumb.c.meta_key) == "_thumbnail_id")
+            .execution_options(paged=True))  # see wordpress.db._paged
+    return tuple(conn.execute(stmt).one())
