@@ -109,6 +109,8 @@ def attachment_marks(conn: Connection, t: WPTables, first_id: int,
 # MariaDB/MySQL have both functions; SQLite gets deterministic ones on its connection
 # (wordpress.db.sqlite_functions), so the same statement runs on both.
 SEPARATOR = "\x1f"
+# An attachment's meta a sitemap entry reads or may read: its file, its sizes, its alt text.
+ATTACHMENT_KEYS = ("_wp_attached_file", "_wp_attachment_metadata", "_wp_attachment_image_alt")
 
 
 def _row_hash(*columns: ColumnElement[Any]) -> ColumnElement[Any]:
@@ -148,13 +150,14 @@ def meta_digest(conn: Connection, t: WPTables, first_id: int, last_id: int,
 def attachment_digest(conn: Connection, t: WPTables, first_id: int,
                       last_id: int) -> tuple[Any, ...]:
     """(count, hash sum) of the attachments whose parent is in first_id..last_id (a
-    gallery's images) with their file (_wp_attached_file), status and type."""
+    gallery's images) with their status, type and meta (ATTACHMENT_KEYS)."""
     p, m = t.posts, t.postmeta
     stmt = (select(func.count(), _row_hash(p.c.ID, p.c.post_parent, p.c.post_status,
                                            p.c.post_mime_type, p.c.menu_order,
-                                           p.c.post_modified_gmt, m.c.meta_value))
+                                           p.c.post_modified_gmt, p.c.post_title,
+                                           m.c.meta_id, m.c.meta_key, m.c.meta_value))
             .select_from(p.outerjoin(m, (m.c.post_id == p.c.ID)
-                                     & (NoIndex(m.c.meta_key) == "_wp_attached_file")))
+                                     & NoIndex(m.c.meta_key).in_(ATTACHMENT_KEYS)))
             .where(p.c.post_parent >= first_id, p.c.post_parent <= last_id,
                    p.c.post_type == "attachment")
             .execution_options(paged=True))  # see wordpress.db._paged
@@ -164,15 +167,16 @@ def attachment_digest(conn: Connection, t: WPTables, first_id: int,
 def thumbnail_digest(conn: Connection, t: WPTables, first_id: int,
                      last_id: int) -> tuple[Any, ...]:
     """(count, hash sum) of the featured images of posts first_id..last_id: the
-    attachment's type and file, wherever the attachment hangs (its parent is often
-    another post or none)."""
+    attachment's type, status and meta (ATTACHMENT_KEYS), wherever the attachment hangs
+    (its parent is often another post or none)."""
     p, m, f = t.posts, t.postmeta, t.postmeta.alias("file")
     thumb = m.alias("thumb")
     stmt = (select(func.count(), _row_hash(thumb.c.post_id, p.c.ID, p.c.post_type,
-                                           p.c.post_status, f.c.meta_value))
+                                           p.c.post_status, p.c.post_title, f.c.meta_id,
+                                           f.c.meta_key, f.c.meta_value))
             .select_from(thumb.join(p, p.c.ID == thumb.c.meta_value)
                          .outerjoin(f, (f.c.post_id == p.c.ID)
-                                    & (NoIndex(f.c.meta_key) == "_wp_attached_file")))
+                                    & NoIndex(f.c.meta_key).in_(ATTACHMENT_KEYS)))
             .where(thumb.c.post_id >= first_id, thumb.c.post_id <= last_id,
                    NoIndex(thumb.c.meta_key) == "_thumbnail_id")
             .execution_options(paged=True))  # see wordpress.db._paged
