@@ -272,12 +272,13 @@ def test_every_edit_moves_the_fingerprint_of_its_page_only(
             expected: set[str | None] = {site.page_of(pid)}
             if edit in THUMBNAIL_EDITS:
                 # The page whose range holds the image's parent may show it (a gallery):
-                # its fingerprint reads the attachments hanging off its range.
+                # its fingerprint reads the files of the attachments hanging off its range.
                 # Every post it is the featured image of shows it (edit_thumbnail may have
                 # shared one).
                 image = _thumbnail(site, pid)
                 parent = site.one("SELECT post_parent FROM wp_posts WHERE ID = :id", id=image)
-                expected.add(site.range_of(int(parent)) if parent else None)
+                if parent and edit is edit_attached_file:
+                    expected.add(site.range_of(int(parent)))
                 listed = site.listing()
                 expected |= {page for page, ids in listed.items() for r in site.rows(
                     "SELECT post_id FROM wp_postmeta WHERE meta_key = '_thumbnail_id'"

@@ -109,8 +109,11 @@ def attachment_marks(conn: Connection, t: WPTables, first_id: int,
 # MariaDB/MySQL have both functions; SQLite gets deterministic ones on its connection
 # (wordpress.db.sqlite_functions), so the same statement runs on both.
 SEPARATOR = "\x1f"
-# An attachment's meta a sitemap entry reads or may read: its file, its sizes, its alt text.
+# A featured image's meta: its file (its URL), its sizes and alt text (what an image entry
+# may carry). A gallery's images hash their file only: reading the others for every
+# attachment of a page's range doubled the statement's time (16 to 40 ms at 100k posts).
 ATTACHMENT_KEYS = ("_wp_attached_file", "_wp_attachment_metadata", "_wp_attachment_image_alt")
+FILE_KEY = "_wp_attached_file"
 
 
 def _row_hash(*columns: ColumnElement[Any]) -> ColumnElement[Any]:
@@ -150,14 +153,14 @@ def meta_digest(conn: Connection, t: WPTables, first_id: int, last_id: int,
 def attachment_digest(conn: Connection, t: WPTables, first_id: int,
                       last_id: int) -> tuple[Any, ...]:
     """(count, hash sum) of the attachments whose parent is in first_id..last_id (a
-    gallery's images) with their status, type and meta (ATTACHMENT_KEYS)."""
+    gallery's images) with their status, type, order and file (FILE_KEY)."""
     p, m = t.posts, t.postmeta
     stmt = (select(func.count(), _row_hash(p.c.ID, p.c.post_parent, p.c.post_status,
                                            p.c.post_mime_type, p.c.menu_order,
                                            p.c.post_modified_gmt, p.c.post_title,
                                            m.c.meta_id, m.c.meta_key, m.c.meta_value))
             .select_from(p.outerjoin(m, (m.c.post_id == p.c.ID)
-                                     & NoIndex(m.c.meta_key).in_(ATTACHMENT_KEYS)))
+                                     & (NoIndex(m.c.meta_key) == FILE_KEY)))
             .where(p.c.post_parent >= first_id, p.c.post_parent <= last_id,
                    p.c.post_type == "attachment")
             .execution_options(paged=True))  # see wordpress.db._paged
