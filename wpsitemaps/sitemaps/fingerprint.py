@@ -15,6 +15,9 @@ switch change gives every page a new fingerprint), and the site key. Then:
   category meta, the URLs of those whose type's links read other rows
   (ancestors, %category%, %product_cat%, %author%, language directories: resolved live),
   their attachments, and page 1's first links;
+  for a type whose links read nothing but the row (and no AIOSEO canonicals), the database
+  hashes the page's rows and what hangs off them (queries/fingerprint.py: COUNT and SUM of
+  CRC32 per part, issue #26) and sends one row per part instead of the rows;
 * video: the same over the page's candidate rows, plus Yoast Video meta, tags and authors;
 * news: the same over every row of the 48-hour window (small by nature);
 * taxonomies and authors: the page's entries themselves, sliced from the list the value
