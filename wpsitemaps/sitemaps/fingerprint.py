@@ -138,16 +138,15 @@ def _post_type(provider: PostTypeProvider, page: int, bound: PageBound) -> str |
 
 def _range_digests(conn: Connection, site: SiteContext, page: tuple[Any, ...] | None,
                    meta_keys: Sequence[str]) -> list[Any]:
-    """_post_deps() as aggregates over the page's ID range (min..max of its rows): meta,
-    attached images with their files, featured images with theirs."""
+    """_post_deps() as aggregates over the page's ID range (min..max of its rows), in one
+    statement: meta, attached images with their files, featured images with theirs."""
     if page is None or not page[0]:
         return []
     t, lo, hi = site.tables, int(page[1]), int(page[2])
     # The range's meta is read whole by the post_id index anyway: its attachments' meta
     # comes with it at no extra row read.
     keys = (*meta_keys, *qfp.ATTACHMENT_KEYS)
-    return [qfp.meta_digest(conn, t, lo, hi, keys), qfp.attachment_digest(conn, t, lo, hi),
-            qfp.thumbnail_digest(conn, t, lo, hi)]
+    return list(qfp.range_digest(conn, t, lo, hi, keys))
 
 
 @page_fingerprint.register

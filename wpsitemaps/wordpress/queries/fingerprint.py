@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import ColumnElement
 from sqlalchemy import Connection
+from sqlalchemy import Select
 from sqlalchemy import func
 from sqlalchemy import select
 
@@ -138,21 +139,19 @@ def page_digest(conn: Connection, t: WPTables, where: ColumnElement[bool], first
     return tuple(conn.execute(stmt).one())
 
 
-def meta_digest(conn: Connection, t: WPTables, first_id: int, last_id: int,
-                keys: Sequence[str]) -> tuple[Any, ...]:
+def _meta_parts(t: WPTables, first_id: int, last_id: int,
+                keys: Sequence[str]) -> Select[Any]:
     """(row count, hash sum) of meta_range()'s rows, with their meta_id: which of two
     values of one key is read first (the lowest meta_id) is in the hash too."""
     m = t.postmeta
     stmt = (select(func.count(), _row_hash(m.c.meta_id, m.c.post_id, m.c.meta_key,
                                            m.c.meta_value))
             .where(m.c.post_id >= first_id, m.c.post_id <= last_id,
-                   NoIndex(m.c.meta_key).in_(list(keys)))
-            .execution_options(paged=True))  # see wordpress.db._paged
-    return tuple(conn.execute(stmt).one())
+                   NoIndex(m.c.meta_key).in_(list(keys))))
+    return stmt
 
 
-def attachment_digest(conn: Connection, t: WPTables, first_id: int,
-                      last_id: int) -> tuple[Any, ...]:
+def _attachment_parts(t: WPTables, first_id: int, last_id: int) -> Select[Any]:
     """(count, hash sum) of the attachments whose parent is in first_id..last_id (a
     gallery's images) with their status, type and order, and the file (FILE_KEY) of those
     whose own ID is outside the range (meta_digest() over the range has the others': an
@@ -166,13 +165,11 @@ def attachment_digest(conn: Connection, t: WPTables, first_id: int,
             .select_from(p.outerjoin(m, (m.c.post_id == p.c.ID) & outside
                                      & (NoIndex(m.c.meta_key) == FILE_KEY)))
             .where(p.c.post_parent >= first_id, p.c.post_parent <= last_id,
-                   p.c.post_type == "attachment")
-            .execution_options(paged=True))  # see wordpress.db._paged
-    return tuple(conn.execute(stmt).one())
+                   p.c.post_type == "attachment"))
+    return stmt
 
 
-def thumbnail_digest(conn: Connection, t: WPTables, first_id: int,
-                     last_id: int) -> tuple[Any, ...]:
+def _thumbnail_parts(t: WPTables, first_id: int, last_id: int) -> Select[Any]:
     """(count, hash sum) of the featured images of posts first_id..last_id whose ID is
     outside the range (a library image used again; meta_digest() over the range has the
     others' meta): the attachment's type, status and meta (ATTACHMENT_KEYS)."""
@@ -186,6 +183,19 @@ def thumbnail_digest(conn: Connection, t: WPTables, first_id: int,
                          .outerjoin(f, (f.c.post_id == p.c.ID)
                                     & NoIndex(f.c.meta_key).in_(ATTACHMENT_KEYS)))
             .where(thumb.c.post_id >= first_id, thumb.c.post_id <= last_id,
-                   NoIndex(thumb.c.meta_key) == "_thumbnail_id")
-            .execution_options(paged=True))  # see wordpress.db._paged
+                   NoIndex(thumb.c.meta_key) == "_thumbnail_id"))
+    return stmt
+
+
+def range_digest(conn: Connection, t: WPTables, first_id: int, last_id: int,
+                 keys: Sequence[str]) -> tuple[Any, ...]:
+    """The parts hanging off an ID range, in one statement (one round trip, one row):
+    its meta of `keys`, the attachments whose parent is in it, the featured images
+    outside it; each "count<sep>hash sum"."""
+    parts = [_meta_parts(t, first_id, last_id, keys), _attachment_parts(t, first_id, last_id),
+             _thumbnail_parts(t, first_id, last_id)]
+    packed = [part.with_only_columns(func.concat_ws(SEPARATOR, *part.selected_columns),
+                                     maintain_column_froms=True).scalar_subquery()
+              for part in parts]
+    stmt = select(*packed).execution_options(paged=True)  # see wordpress.db._paged
     return tuple(conn.execute(stmt).one())
