@@ -14,8 +14,12 @@ fingerprint.
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import re
+import subprocess
+import sys
 from collections.abc import Callable
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,6 +35,7 @@ from tests.conftest import require_mariadb
 from tests.support import wpdb
 from wpsitemaps import create_app
 from wpsitemaps.serving import documents
+from wpsitemaps.sitemaps.fingerprint import page_fingerprint
 from wpsitemaps.sitemaps.providers.base import Provider
 
 PER_PAGE = 10  # the dump's 50 published posts on 5 pages
@@ -50,7 +55,7 @@ class Site:
             "ENTRIES_PER_PAGE": PER_PAGE})
         self.writer = create_engine(writer_url)
         self.seen: dict[tuple[str, int], str | None] = {}
-        real = documents.page_fingerprint
+        real = page_fingerprint
 
         def recording(provider: Provider, page: int, bound: Any) -> str | None:
             found = real(provider, page, bound)
@@ -264,12 +269,12 @@ def test_every_edit_moves_the_fingerprint_of_its_page_only(
     assert site.fingerprints() == before  # stable: nothing changed
     edits: list[PostEdit | DocumentEdit] = [*POST_EDITS, *THUMBNAIL_EDITS, *DOCUMENT_EDITS]
     for edit in rng.sample(edits, len(edits)):
+        expected: set[str | None] = set()
         if edit in DOCUMENT_EDITS:
-            document = edit(site, rng)  # type: ignore[call-arg]
-            expected = set()
+            document = edit(site, rng)
         else:
             pid = _listed_post(site, rng, thumbnail=edit in THUMBNAIL_EDITS)
-            expected: set[str | None] = {site.page_of(pid)}
+            expected.add(site.page_of(pid))
             if edit in THUMBNAIL_EDITS:
                 # The page whose range holds the image's parent may show it (a gallery):
                 # its fingerprint reads the files of the attachments hanging off its range.
@@ -293,3 +298,27 @@ def test_every_edit_moves_the_fingerprint_of_its_page_only(
             assert not moved & set(POST_PAGES), (edit.__name__, document, moved)
         before = after
     site.writer.dispose()
+
+
+PRINT_FINGERPRINTS = """
+import json, sys
+import pytest
+from tests.test_fingerprint_aggregates import Site
+site = Site(sys.argv[1], sys.argv[2], __import__("pathlib").Path(sys.argv[3]), pytest.MonkeyPatch())
+print(json.dumps(site.fingerprints()))
+"""
+
+
+def test_fingerprints_are_equal_across_processes(fresh_peer: tuple[str, str],
+                                                 tmp_path: Path) -> None:
+    """Two worker processes (different hash seeds, one store, as a server's workers) compute
+    the same fingerprint of every page: the digests come from the database, not hash()."""
+    seen = []
+    for seed in ("1", "2"):
+        out = subprocess.run(
+            [sys.executable, "-c", PRINT_FINGERPRINTS, *fresh_peer, str(tmp_path / "store")],
+            capture_output=True, text=True, check=True, cwd=Path(__file__).parent.parent,
+            env={**os.environ, "PYTHONHASHSEED": seed})
+        seen.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    assert all(seen[0][p] for p in POST_PAGES)
+    assert seen[0] == seen[1]
