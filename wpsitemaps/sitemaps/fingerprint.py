@@ -15,6 +15,9 @@ switch change gives every page a new fingerprint), and the site key. Then:
   category meta, the URLs of those whose type's links read other rows
   (ancestors, %category%, %product_cat%, %author%, language directories: resolved live),
   their attachments, and page 1's first links;
+  for a type whose links read nothing but the row (and no AIOSEO canonicals), the database
+  hashes the page's rows and what hangs off them (queries/fingerprint.py: COUNT and SUM of
+  CRC32 per part, issue #26) and sends one row per part instead of the rows;
 * video: the same over the page's candidate rows, plus Yoast Video meta, tags and authors;
 * news: the same over every row of the 48-hour window (small by nature);
 * taxonomies and authors: the page's entries themselves, sliced from the list the value
@@ -107,19 +110,43 @@ def _post_type(provider: PostTypeProvider, page: int, bound: PageBound) -> str |
     # listed, and where its range ends (the tail moves the last page's end).
     size, keys = site.settings.entries_per_page, (*META_KEYS, *qp.CANONICAL_KEYS)
     stop, end = provider.walk_end(page), provider.range_end(page)
-    rows = []
-    if stop is None or bound.first_key < stop:
-        rows = qfp.page_keys(conn, site.tables, provider.page_condition, bound.first_key,
-                            2 * size if stop is None else None, stop)
+    limit = 2 * size if stop is None else None
+    walks = stop is None or bound.first_key < stop
     tail = provider.tail_rows(page)
-    parts: list[Any] = [_rows(rows), _post_deps(conn, site, rows, keys), _rows(tail),
-                        _post_deps(conn, site, tail, keys)]
+    parts: list[Any]
+    if link_lookups(site, provider.ctype).any() or qp.reads_aioseo(site.seo):
+        # Its links read other rows (ancestors, terms, authors), or its canonicals live in
+        # AIOSEO's table: resolved from the rows, as before.
+        rows = (qfp.page_keys(conn, site.tables, provider.page_condition, bound.first_key,
+                              limit, stop) if walks else [])
+        parts = [_rows(rows), _post_deps(conn, site, rows, keys)]
+        ids = [int(r.ID) for r in rows]
+    else:
+        # A URL that is a function of the row and the options: the database hashes the
+        # rows and what hangs off them, one row per component (issue #26).
+        digest_row = (qfp.page_digest(conn, site.tables, provider.page_condition,
+                                      bound.first_key, limit, stop) if walks else None)
+        parts, ids = [digest_row, _range_digests(conn, site, digest_row, keys)], []
+    parts += [_rows(tail), _post_deps(conn, site, tail, keys)]
     if qp.reads_aioseo(site.seo):  # AIOSEO 4's canonicals live in its table
-        ids = [int(r.ID) for r in rows + tail]
+        ids += [int(r.ID) for r in tail]
         parts.append(sorted(qp.aioseo_canonicals(conn, site.tables, ids).items()))
     if page == 1:
         parts.append(provider.first_links)
     return digest(site_part(site), provider.name, page, bound.first_key, end, parts)
+
+
+def _range_digests(conn: Connection, site: SiteContext, page: tuple[Any, ...] | None,
+                   meta_keys: Sequence[str]) -> list[Any]:
+    """_post_deps() as aggregates over the page's ID range (min..max of its rows), in one
+    statement: meta, attached images with their files, featured images with theirs."""
+    if page is None or not page[0]:
+        return []
+    t, lo, hi = site.tables, int(page[1]), int(page[2])
+    # The range's meta is read whole by the post_id index anyway: its attachments' meta
+    # comes with it at no extra row read.
+    keys = (*meta_keys, *qfp.ATTACHMENT_KEYS)
+    return list(qfp.range_digest(conn, t, lo, hi, keys))
 
 
 @page_fingerprint.register

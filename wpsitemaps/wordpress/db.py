@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
+import zlib
 from functools import partial
 from typing import Any
 
@@ -88,9 +89,37 @@ def _sqlite_engine(path: str, limits: Limits, breaker: Breaker | None) -> Engine
         # SQLite has no statement time limit: its VM asks this every 10,000 instructions
         # and stops the statement ("interrupted") once the work's deadline has passed.
         con.set_progress_handler(spent, 10_000)
+        sqlite_functions(con)
         return con
 
     return create_engine("sqlite://", creator=connect, poolclass=NullPool)
+
+
+def sqlite_functions(con: sqlite3.Connection) -> None:
+    """MariaDB's CRC32() and CONCAT_WS(), which SQLite lacks (3.44 added CONCAT_WS), so the
+    page fingerprints' aggregates (queries/fingerprint.py) run as one statement on both.
+    Deterministic: the same arguments give the same value in every process."""
+    con.create_function("crc32", 1, _crc32, deterministic=True)
+    con.create_function("concat_ws", -1, _concat_ws, deterministic=True)
+
+
+def _text(value: Any) -> str:
+    # MariaDB's string form of a value: integers and text as such, bytes as UTF-8.
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "surrogateescape")
+    return str(value)
+
+
+def _crc32(value: Any) -> int | None:
+    if value is None:
+        return None
+    return zlib.crc32(_text(value).encode("utf-8", "surrogatepass"))
+
+
+def _concat_ws(separator: Any, *values: Any) -> str | None:
+    if separator is None:
+        return None
+    return _text(separator).join(_text(v) for v in values if v is not None)
 
 
 def _mysql_engine(settings: Settings, limits: Limits, breaker: Breaker | None) -> Engine:
