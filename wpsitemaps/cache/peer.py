@@ -60,6 +60,7 @@ class Stored:
     value: Any
     stamp: float
     life: float = 0.0
+    cost: float = 0.0  # seconds its computation took
 
 
 @lru_cache(maxsize=4096)
@@ -132,17 +133,18 @@ class StoreValues:
         if rec is None or rec.body is None:
             return None
         try:
-            life, value = decode(rec.body)
-            return Stored(value, rec.rendered_at, float(life))
+            life, value, *cost = decode(rec.body)
+            return Stored(value, rec.rendered_at, float(life), float(cost[0]) if cost else 0.0)
         except (ValueError, KeyError, TypeError, IndexError):
             log.warning("store: shared value %s does not decode; it is computed again", key)
             return None
 
-    def save(self, key: str, value: Any, stamp: float, life: float = 0.0) -> None:
-        """Store value as computed from `stamp` on, kept `life` seconds (a value the codec
-        refuses stays local)."""
+    def save(self, key: str, value: Any, stamp: float, life: float = 0.0,
+             cost: float = 0.0) -> None:
+        """Store value as computed from `stamp` on, kept `life` seconds, computed in `cost`
+        seconds (a value the codec refuses stays local)."""
         try:
-            body = encode((life, value))
+            body = encode((life, value, cost))
         except TypeError as exc:
             log.debug("store: %s is not shared: %s", key, exc)
             return

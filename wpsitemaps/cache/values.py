@@ -41,17 +41,25 @@ POLL = 0.05  # seconds between looks at the store while waiting
 # candidates' scan takes about 90 s on a million posts: refreshed every 30 minutes, not
 # every `cache_ttl`).
 SLOW_FACTOR = 20
+# A value whose generation moved (an event touched what it is computed from, issue #26) is
+# computed again in the request when it last took less than this (seconds); a slower one is
+# served as it was while the background refresh computes it, as one past its TTL is.
+QUICK = 0.25
 
 
 @dataclass(frozen=True)
 class Entry:
     """A cached value: when it goes stale (cache clock), when its computation started
-    (wall clock, comparable between processes) and how long it is kept (seconds)."""
+    (wall clock, comparable between processes), how long it is kept (seconds), the
+    generation it was computed under (Values: the heads of what it is computed from) and
+    how long computing it took (seconds)."""
 
     expires: float
     value: Any
     stamp: float
     life: float
+    gen: str | None = None
+    cost: float = 0.0
 
 
 class ValueCache:
@@ -93,42 +101,54 @@ class ValueCache:
 
     def get(self, key: Any, compute: Callable[[], Any], force: bool = False,
             peer_key: str | None = None,
-            on_stale: Callable[[], None] | None = None) -> Any:
+            on_stale: Callable[[], None] | None = None, gen: str | None = None) -> Any:
         """The cached value for key (stale ones too, after starting `on_stale`: the caller's
         background refresh), or compute(), store and return it. force=True recomputes (the
         background refresh) unless another worker did since this one's value. `peer_key`
-        names the value in the peer."""
+        names the value (of generation `gen`) in the peer.
+
+        `gen` names what the value is computed from now (Values.heads): a value held of
+        another generation is not served, unless it took QUICK seconds or more to compute
+        (then it is served stale, as one past its TTL)."""
         if self.ttl <= 0:
             return compute()
         now = self.clock()
         hit = self._peek(key)
-        if hit is not None and hit.expires > now and (not force or hit.life > self.ttl):
+        current = hit is not None and hit.gen == gen
+        if hit is not None and current and hit.expires > now and (
+                not force or hit.life > self.ttl):
             return hit.value  # a refresh recomputes it, unless it is a slow value kept longer
         peer = self.peer
         if peer is not None and peer_key is not None:
-            newer = self._adopt(peer, key, peer_key, hit, now)
+            newer = self._adopt(peer, key, peer_key, hit if current else None, now, gen)
             if newer is not None and newer.expires > now:
                 return newer.value
-            hit = newer or hit
-        if hit is not None and not force and on_stale is not None:
+            if newer is not None:
+                hit, current = newer, True
+        if hit is not None and not force and on_stale is not None and (
+                current or hit.cost >= QUICK):
             on_stale()
             return hit.value
+        if not current:
+            hit = None  # computed from what an event changed: never served while computing
         if peer is not None and peer_key is not None:
-            return self._compute_once(peer, key, peer_key, compute, hit, force)
-        entry = self._computed(compute, time.time())
+            return self._compute_once(peer, key, peer_key, compute, hit, force, gen)
+        entry = self._computed(compute, time.time(), gen)
         self._put(key, entry)
         return entry.value
 
-    def _computed(self, compute: Callable[[], Any], stamp: float) -> Entry:
+    def _computed(self, compute: Callable[[], Any], stamp: float,
+                  gen: str | None = None) -> Entry:
         """compute() as an entry kept for cache_ttl, or SLOW_FACTOR times its duration."""
         started = self.clock()
         value = compute()
         done = self.clock()
         life = max(self.ttl, SLOW_FACTOR * (done - started))
-        return Entry(done + life, value, stamp, life)
+        return Entry(done + life, value, stamp, life, gen, done - started)
 
     def _compute_once(self, peer: StoreValues, key: Any, peer_key: str,
-                      compute: Callable[[], Any], hit: Entry | None, force: bool) -> Any:
+                      compute: Callable[[], Any], hit: Entry | None, force: bool,
+                      gen: str | None) -> Any:
         """Compute under the peer's lease, or take what its holder computes. A request never
         waits when it has a stale value (it serves that) and at most `wait` seconds when it
         has none (then computes the value itself); a background refresh waits while the
@@ -138,7 +158,7 @@ class ValueCache:
         while True:
             lease = peer.claim(peer_key)
             if lease is not None:
-                return self._compute_held(peer, lease, key, peer_key, compute)
+                return self._compute_held(peer, lease, key, peer_key, compute, gen)
             if hit is not None and not force:
                 return hit.value
             if time.monotonic() >= deadline:
@@ -146,28 +166,28 @@ class ValueCache:
             time.sleep(pause)
             if force:  # a background wait may be long: look less often as it goes on
                 pause = min(pause * 2, 1.0)
-            newer = self._adopt(peer, key, peer_key, hit, self.clock())
+            newer = self._adopt(peer, key, peer_key, hit, self.clock(), gen)
             if newer is not None:
                 return newer.value
         log.info("peer value %s: computing it here rather than wait longer for %s",
                  peer_key, peer.holder(peer_key))
-        entry = self._computed(compute, peer.clock())
+        entry = self._computed(compute, peer.clock(), gen)
         self._put(key, entry)
         return entry.value
 
     def _compute_held(self, peer: StoreValues, lease: Lease, key: Any, peer_key: str,
-                      compute: Callable[[], Any]) -> Any:
+                      compute: Callable[[], Any], gen: str | None) -> Any:
         """compute() while holding the lease (renewed meanwhile), stored for the others."""
         try:
-            entry = self._computed(compute, peer.clock())
-            peer.save(peer_key, entry.value, entry.stamp, entry.life)
+            entry = self._computed(compute, peer.clock(), gen)
+            peer.save(peer_key, entry.value, entry.stamp, entry.life, entry.cost)
         finally:
             peer.release(lease)
         self._put(key, entry)
         return entry.value
 
     def _adopt(self, peer: StoreValues, key: Any, peer_key: str, hit: Entry | None,
-               now: float) -> Entry | None:
+               now: float, gen: str | None = None) -> Entry | None:
         """The peer's value when it was computed after ours (kept here with the TTL it has
         left), else None."""
         got = peer.load(peer_key, newer_than=hit.stamp if hit is not None else None)
@@ -175,7 +195,7 @@ class ValueCache:
             return None
         age = max(peer.clock() - got.stamp, 0.0)
         life = max(self.ttl, got.life)
-        entry = Entry(now + life - age, got.value, got.stamp, life)
+        entry = Entry(now + life - age, got.value, got.stamp, life, gen, got.cost)
         self._put(key, entry, adopted=True)
         return entry
 
@@ -225,32 +245,49 @@ class Values:
     cache=None computes every value (a command run once); refresh=True is the background
     refresh, which recomputes every value it touches; `on_stale` starts the background
     refresh of the caller's site when a value it reads is past its TTL.
+
+    `heads` (issue #26), with an event source configured: the generation of what a value
+    is computed from, named by the change ledger's buckets it depends on (the caller's
+    `deps`), shared by every worker and host. An event moving one of them has the value
+    computed again on its next read (cache.ValueCache.get), not `cache_ttl` later.
     """
 
     cache: ValueCache | None = None
     refresh: bool = False
     on_stale: Callable[[], None] | None = None
+    heads: Callable[[str, tuple[str, ...]], str | None] | None = None
 
     def _key(self, site: SiteContext, key: Any) -> Any:
         return (site.key, key, site.settings.entries_per_page, options_key(site))
 
-    def get(self, site: SiteContext, key: Any, compute: Callable[[], T]) -> T:
-        """compute(), cached per site, key, page size and set of wp_options values."""
+    def _gen(self, site: SiteContext, deps: tuple[str, ...]) -> str | None:
+        return None if self.heads is None else self.heads(site.key, deps)
+
+    @staticmethod
+    def _peer_key(site: SiteContext, full: Any, gen: str | None) -> str:
+        return value_key(site.key, full if gen is None else (full, gen))
+
+    def get(self, site: SiteContext, key: Any, compute: Callable[[], T],
+            deps: tuple[str, ...] = ()) -> T:
+        """compute(), cached per site, key, page size and set of wp_options values, and
+        computed again when one of the ledger's buckets `deps` (and 'site') moved."""
         if self.cache is None:
             return compute()
         full = self._key(site, key)
+        gen = self._gen(site, deps)
         value: T = self.cache.get(full, compute, force=self.refresh,
-                                  peer_key=value_key(site.key, full), on_stale=self.on_stale)
+                                  peer_key=self._peer_key(site, full, gen),
+                                  on_stale=self.on_stale, gen=gen)
         return value
 
-    def defer(self, site: SiteContext, key: Any) -> bool:
+    def defer(self, site: SiteContext, key: Any, deps: tuple[str, ...] = ()) -> bool:
         """For a slow computation: True when it must not run in this request (nothing cached
         yet and a background refresh can do it), after starting that refresh."""
         cache = self.cache
         if cache is None or self.refresh or cache.ttl <= 0 or self.on_stale is None:
             return False
         full = self._key(site, key)
-        if cache.has(full, value_key(site.key, full)):
+        if cache.has(full, self._peer_key(site, full, self._gen(site, deps))):
             return False
         self.on_stale()
         return True

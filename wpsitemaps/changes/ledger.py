@@ -107,6 +107,13 @@ def post_page_deps(post_type: str, first_key: int, end: int | None, page: int,
     return deps
 
 
+def value_deps_of_type(post_type: str) -> tuple[str, ...]:
+    """What a value computed over a post type's published posts (its page bounds, its
+    newest lastmod) depends on: any post of the type, or of a type the source did not
+    know."""
+    return (f"type:{post_type}", "posts")
+
+
 def listed_deps(kind: str) -> list[str]:
     """A page of terms ('terms'), of authors ('authors'), or a document that moves with
     every change ('content': the index, news, video)."""
@@ -193,6 +200,20 @@ class Ledger:
         """A value documents are rendered from (page bounds, term and author lists) was
         recomputed and differs: every document of the site is checked again."""
         self.counters.bump(self.key(site), [VALUES], {})
+
+    def generation(self, site: str, deps: Iterable[str]) -> str | None:
+        """The heads of `deps` (and 'site') of a site now, as a name: a value computed from
+        those objects (page bounds, term and author lists) is kept under it, so an event
+        touching one of them has it computed again on its next read, in every worker. None
+        without an event source configured (nothing moves the heads) or when the store
+        cannot be read."""
+        if not self.names:
+            return None
+        names = sorted({*deps, "site"})
+        heads = self.counters.counters(self.key(site), names)
+        if heads is None:
+            return None
+        return ".".join(str(heads[n]) for n in ("gen", *names))
 
     def tag(self, site: str, deps: Iterable[str]) -> str | None:
         """The digest of the heads of `deps` of a site now, None when no source is live."""

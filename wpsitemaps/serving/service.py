@@ -183,6 +183,7 @@ class SiteSession:
         self._conn: Connection | None = None
         self._site: SiteContext | None = None
         self._registry: Registry | None = None
+        self._heads: dict[tuple[str, tuple[str, ...]], str | None] = {}
 
     @property
     def conn(self) -> Connection:
@@ -203,8 +204,20 @@ class SiteSession:
     def values(self) -> Values:
         """The value cache as this session uses it (the refresh recomputes what it reads)."""
         background, res = self.service.background, self.resolved
+        ledger = self.service.ledger
         return Values(self.service.values, refresh=self.refresh,
-                      on_stale=None if background is None else lambda: background.start(res))
+                      on_stale=None if background is None else lambda: background.start(res),
+                      heads=None if ledger is None or not ledger.names else self._generation)
+
+    def _generation(self, site: str, deps: tuple[str, ...]) -> str | None:
+        """The ledger's generation of `deps` (Values.heads), read once per session: a
+        render reads many values, and what they depend on is read before any of them."""
+        ledger = self.service.ledger
+        assert ledger is not None
+        key = (site, deps)
+        if key not in self._heads:
+            self._heads[key] = ledger.generation(site, deps)
+        return self._heads[key]
 
     @property
     def registry(self) -> Registry:

@@ -7,6 +7,7 @@ from datetime import datetime
 
 from sqlalchemy import Connection
 
+from wpsitemaps.changes.ledger import listed_deps
 from wpsitemaps.content.urls import encode_url
 from wpsitemaps.content.urls import is_listable
 from wpsitemaps.entries import PageBound
@@ -64,6 +65,10 @@ class AuthorProvider(Provider):
     """Users with published posts of type post, not noindexed."""
 
     name = "author"
+
+    def value_deps(self) -> tuple[str, ...]:
+        """The author list follows every user and post (a post dates its author)."""
+        return tuple(listed_deps("authors"))
 
     @memoized
     def authors(self) -> list[tuple[int, UrlEntry]]:

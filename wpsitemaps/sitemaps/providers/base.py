@@ -52,6 +52,12 @@ class Provider:
         """The entries of page `page` (1-based) starting at `bound`."""
         raise NotImplementedError
 
+    def value_deps(self) -> tuple[str, ...]:
+        """The change ledger's buckets the values cached across requests (bounds, lists)
+        are computed from (changes.ledger): an event moving one has them computed again on
+        their next read. None but 'site' (always implied): they follow `cache_ttl`."""
+        return ()
+
     def is_slow(self) -> bool:
         """Whether computing the bounds is too slow for a request (then background only)."""
         return False
@@ -61,9 +67,9 @@ class Provider:
         """The page bounds, cached per app, site and options; NotReady while a slow
         provider's first computation runs in the background."""
         key = ("bounds", self.name)
-        if self.is_slow() and self.values.defer(self.site, key):
+        if self.is_slow() and self.values.defer(self.site, key, self.value_deps()):
             raise NotReady(self.name)
-        return self.values.get(self.site, key, self.compute_bounds)
+        return self.values.get(self.site, key, self.compute_bounds, self.value_deps())
 
     def live_bounds(self) -> list[PageBound]:
         """The pages as served now: the index lists them, the page route answers them (404
@@ -73,7 +79,7 @@ class Provider:
 
     def cached(self, key: str, compute: Callable[[], T]) -> T:
         """compute(), cached across requests like the bounds (aggregates over the site)."""
-        return self.values.get(self.site, (key, self.name), compute)
+        return self.values.get(self.site, (key, self.name), compute, self.value_deps())
 
 
 class TypeProvider(Provider):

@@ -21,6 +21,7 @@ from sqlalchemy import ColumnElement
 from sqlalchemy import Connection
 
 from wpsitemaps.cache.values import Values
+from wpsitemaps.changes.ledger import value_deps_of_type
 from wpsitemaps.content.urls import encode_url
 from wpsitemaps.content.urls import is_listable
 from wpsitemaps.entries import PageBound
@@ -201,6 +202,10 @@ class PostTypeProvider(TypeProvider):
     def _language(self) -> ColumnElement[bool] | None:
         """On a language host, which of the type's posts are served there (else None)."""
         return post_language_clause(self.site, self.name)
+
+    def value_deps(self) -> tuple[str, ...]:
+        """Bounds and newest lastmod follow every post of the type."""
+        return value_deps_of_type(self.name)
 
     @memoized
     def bounds_condition(self) -> ColumnElement[bool]:

@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
+from wpsitemaps.changes.ledger import listed_deps
 from wpsitemaps.content.urls import encode_url
 from wpsitemaps.content.urls import is_listable
 from wpsitemaps.entries import Alternate
@@ -147,6 +148,10 @@ def term_marks(conn: Connection, site: SiteContext, taxonomy: str,
 
 class TaxonomyProvider(TypeProvider):
     """One taxonomy's sitemap (name = taxonomy name: category-sitemap.xml...)."""
+
+    def value_deps(self) -> tuple[str, ...]:
+        """The term list follows every term and post (a post dates its terms)."""
+        return tuple(listed_deps("terms"))
 
     @memoized
     def terms(self) -> list[tuple[int, UrlEntry]]:
