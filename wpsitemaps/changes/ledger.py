@@ -50,6 +50,7 @@ LEDGER = "changes.ledger"  # a site's counter set: {namespace}/{site key}/change
 SOURCES = "changes.sources"  # the sources' beats: {namespace}/changes.sources
 EPOCH = "epoch"  # bumped when a source comes back: what it missed is checked again
 VALUES = "values"  # bumped when a value documents are rendered from changed
+EVENTS = "events"  # bumped with every delivery of changes, of any site (wakes the sweeper)
 SOURCES_EVERY = 1.0  # seconds a worker keeps the sources' beats it read
 
 
@@ -146,6 +147,8 @@ class Ledger:
             by_site[change.blog_id] |= buckets_of(change)
         for blog_id, buckets in sorted(by_site.items()):
             self.counters.bump(self.key(site_key(blog_id)), sorted(buckets), {})
+        if by_site:
+            self.counters.bump(self._sources_key(), [EVENTS], {})
         lag = max((self.clock() - c.seen_at for c in changes), default=None)
         self.report(SourceHealth(source, True, lag, self.clock()))
 
@@ -189,6 +192,13 @@ class Ledger:
         if any(now - beats[f"beat:{n}"] < BEAT_FOR for n in self.names):
             return f"{beats['gen']}.{beats[EPOCH]}"
         return None
+
+    def events(self) -> str | None:
+        """How many deliveries of changes every source made so far (any site, any worker;
+        None when the store cannot be read): what moved since a number read before is
+        worth a look (indexnow.sweeper)."""
+        got = self.counters.counters(self._sources_key(), [EVENTS])
+        return None if got is None else f"{got['gen']}.{got[EVENTS]}"
 
     def beats(self) -> dict[str, int] | None:
         """When each source named in `change_source` last reported healthy (epoch seconds,

@@ -108,6 +108,15 @@ class PageStore:
             return rec
         return None
 
+    def told_current(self, key: str, told: Told) -> Record | None:
+        """The head of a document whose tag `told` says is current (nothing it depends on
+        was reported changed since it was rendered or found unchanged), whatever its
+        window: what a sweep for changes may leave alone (indexnow.sweeper)."""
+        rec = self.attempt(self.backend.head, key)
+        if rec is None or expired(self.clock(), rec.rendered_at, self.ttl) or not rec.tag:
+            return None
+        return rec if told(rec.deps) == rec.tag else None
+
     def stale(self, key: str) -> tuple[Record, float] | None:
         """The head of a document whose revalidation or render failed on the database
         (stale-if-error) and its age, the seconds since it was last known current: a record
