@@ -6,14 +6,22 @@ from __future__ import annotations
 
 import http.client
 import re
+import sqlite3
 import threading
+import time
 from pathlib import Path
 
 from tests.support.builder import Site
+from tests.support.data import small_site
+from tests.support.indexnow import running_endpoint
 from tests.support.serving import Server
 from tests.support.serving import free_port
 from tests.support.serving import get
 from tests.support.serving import start
+from tests.test_change_notify import PATH
+from tests.test_change_notify import SECRET
+from tests.test_change_notify import body
+from tests.test_change_notify import headers
 from tests.test_check_types import plain_site_with_events
 
 WORKERS = 3
@@ -139,3 +147,54 @@ def test_start_up_report_is_logged_once_per_master(tmp_path: Path) -> None:
     server.stop()
     log = server.log.read_text()
     assert log.count("post type event") == 1, log[-3000:]
+
+
+def test_change_stream_and_indexnow_metrics(tmp_path: Path) -> None:
+    """Under gunicorn with the plugin as event source and IndexNow on: a signed notification
+    for a post (received by whichever worker) is counted by source and kind, the source is
+    live with its lag and last-heard time, and the submission it leads to is counted by the
+    endpoint's status, with the outbox empty after it."""
+    metrics_port = free_port()
+    folder = tmp_path / "prom"
+    folder.mkdir()
+    site = small_site()
+    with running_endpoint() as endpoint:
+        server = serve(tmp_path, site, WPSITEMAPS_METRICS_BIND=f"127.0.0.1:{metrics_port}",
+                       PROMETHEUS_MULTIPROC_DIR=str(folder), WPSITEMAPS_NOTIFY_SECRET=SECRET,
+                       WPSITEMAPS_CHANGE_SOURCE="plugin", WPSITEMAPS_INDEXNOW_SWEEP="600",
+                       WPSITEMAPS_INDEXNOW_ENDPOINTS=endpoint.url,
+                       WPSITEMAPS_INDEXNOW_BATCH_WINDOW="1", WPSITEMAPS_STORE_WINDOW="0")
+        endpoint.service = f"http://127.0.0.1:{server.port}"
+        try:
+            for path in ("/sitemap_index.xml", "/post-sitemap.xml", "/page-sitemap.xml",
+                         "/category-sitemap.xml", "/author-sitemap.xml"):
+                assert get(server.port, path)[0] == 200
+            con = sqlite3.connect(tmp_path / "site.sqlite")
+            with con:
+                con.execute("UPDATE wp_posts SET post_name = 'renamed' WHERE ID = 2")
+            con.close()
+            raw = body([{"kind": "post", "id": 2, "type": "post"}])
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+            conn.request("POST", PATH, body=raw, headers=headers(raw))
+            assert conn.getresponse().status == 202
+            conn.close()
+            deadline = time.monotonic() + 60
+            while not endpoint.urls() and time.monotonic() < deadline:
+                time.sleep(0.2)
+            time.sleep(2)  # the submitter's next pass sets the outbox's length
+            text = fetch(metrics_port, "/metrics")[2]
+        finally:
+            server.stop()
+    assert "http://example.test/renamed/" in endpoint.urls()
+    assert sample(text, "wpsitemaps_changes_total", source="plugin", kind="post") == 1
+    assert sample(text, "wpsitemaps_change_source_live", source="plugin") == 1
+    assert 'wpsitemaps_change_source_lag_seconds{source="plugin"}' in text
+    assert 0 <= sample(text, "wpsitemaps_change_source_lag_seconds", source="plugin") < 30
+    assert abs(sample(text, "wpsitemaps_change_source_last_heard_seconds",
+                      source="plugin") - time.time()) < 120
+    assert sample(text, "wpsitemaps_indexnow_submissions_total", protocol="indexnow",
+                  status="200") >= 1
+    assert sample(text, "wpsitemaps_indexnow_submitted_urls_total", protocol="indexnow",
+                  status="200") >= 2
+    assert "wpsitemaps_indexnow_outbox_urls " in text
+    assert sample(text, "wpsitemaps_indexnow_outbox_urls") == 0

@@ -26,6 +26,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from prometheus_client import REGISTRY
 from prometheus_client import CollectorRegistry
 from prometheus_client import Counter
+from prometheus_client import Gauge
 from prometheus_client import Histogram
 from prometheus_client import generate_latest
 from prometheus_client import multiprocess
@@ -53,6 +54,31 @@ DATABASE_ERRORS = Counter("wpsitemaps_database_errors", "Errors the database dri
 REFRESH = Histogram("wpsitemaps_refresh_duration_seconds", "Duration of background "
                     "refreshes of a site's values, by outcome (ok, failed).", ["outcome"],
                     buckets=(0.1, 0.5, 1.0, 5.0, 10.0, 30.0, 60.0, 300.0, 600.0, 1800.0))
+# The change stream (issue #26). A source reports to whichever worker receives it (the
+# plugin's notification) or holds its lease (the binlog reader): across workers the most
+# recent report is the truth, and the newest "last heard" time.
+CHANGES = Counter("wpsitemaps_changes", "Changes applied to the change ledger, by source "
+                  "and kind (post, term, user, option, site).", ["source", "kind"])
+SOURCE_LIVE = Gauge("wpsitemaps_change_source_live", "Whether an event source's last report "
+                    "said it is healthy (1) or down (0).", ["source"],
+                    multiprocess_mode="mostrecent")
+SOURCE_LAG = Gauge("wpsitemaps_change_source_lag_seconds", "Seconds between the newest "
+                   "change's commit (or send) and its arrival, at the source's last "
+                   "delivery.", ["source"], multiprocess_mode="mostrecent")
+SOURCE_HEARD = Gauge("wpsitemaps_change_source_last_heard_seconds", "When an event source "
+                     "last reported healthy (Unix time; it is live for 60 s after).",
+                     ["source"], multiprocess_mode="max")
+# IndexNow (issue #27): the outbox is shared (store), so the submitter holding the lease
+# says how long it is.
+OUTBOX = Gauge("wpsitemaps_indexnow_outbox_urls", "(endpoint, URL) pairs waiting in the "
+               "IndexNow outbox, after the submitter's last pass.",
+               multiprocess_mode="mostrecent")
+SUBMISSIONS = Counter("wpsitemaps_indexnow_submissions", "Requests made from the outbox, by "
+                      "protocol (indexnow, websub) and the endpoint's status code (0: no "
+                      "answer).", ["protocol", "status"])
+SUBMITTED_URLS = Counter("wpsitemaps_indexnow_submitted_urls", "URLs (WebSub: feed URLs) sent "
+                         "from the outbox, by protocol and the answer's status code.",
+                         ["protocol", "status"])
 
 
 def exposition() -> bytes:

@@ -41,6 +41,10 @@ from typing import Protocol
 
 from wpsitemaps.changes.model import Change
 from wpsitemaps.changes.model import SourceHealth
+from wpsitemaps.metrics import CHANGES
+from wpsitemaps.metrics import SOURCE_HEARD
+from wpsitemaps.metrics import SOURCE_LAG
+from wpsitemaps.metrics import SOURCE_LIVE
 
 log = logging.getLogger(__name__)
 SPAN_BITS = 10  # an ID bucket holds 1024 IDs
@@ -145,6 +149,7 @@ class Ledger:
         by_site: dict[int, set[str]] = defaultdict(set)
         for change in changes:
             by_site[change.blog_id] |= buckets_of(change)
+            CHANGES.labels(source=source, kind=change.kind).inc()
         for blog_id, buckets in sorted(by_site.items()):
             self.counters.bump(self.key(site_key(blog_id)), sorted(buckets), {})
         if by_site:
@@ -156,6 +161,11 @@ class Ledger:
         """Record a source's health: healthy, it is live for BEAT_FOR seconds; a source
         coming back bumps the epoch, so what it may have missed is checked again."""
         before = self.sources.get(health.name)
+        SOURCE_LIVE.labels(source=health.name).set(1 if health.healthy else 0)
+        if health.healthy:
+            SOURCE_HEARD.labels(source=health.name).set(self.clock())
+        if health.lag is not None:
+            SOURCE_LAG.labels(source=health.name).set(health.lag)
         beats = self.counters.counters(self._sources_key(), [f"beat:{health.name}"])
         was_live = beats is not None and self.clock() - beats[f"beat:{health.name}"] < BEAT_FOR
         if health.healthy:

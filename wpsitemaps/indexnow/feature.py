@@ -134,7 +134,7 @@ def enable(service: Service, clock: Callable[[], float] = time.time,
     return feature
 
 
-def _nothing(_session: SiteSession) -> list[Address]:
+def _nothing(_session: SiteSession, _narrow: bool = False) -> list[Address]:
     """No sitemap to sweep (WebSub alone: only the feeds are checked)."""
     return []
 

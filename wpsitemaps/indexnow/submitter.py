@@ -32,6 +32,9 @@ from wpsitemaps.indexnow.protocol import Answer
 from wpsitemaps.indexnow.protocol import key_location
 from wpsitemaps.indexnow.protocol import post
 from wpsitemaps.indexnow.websub import publish
+from wpsitemaps.metrics import OUTBOX
+from wpsitemaps.metrics import SUBMISSIONS
+from wpsitemaps.metrics import SUBMITTED_URLS
 from wpsitemaps.store.base import Guard
 
 log = logging.getLogger(__name__)
@@ -90,6 +93,7 @@ class Submitter:
                 known = group.endpoint in self.plan.endpoints or group.endpoint in self.plan.hubs
                 if known and self._due(group):
                     answers.extend(self._submit(group))
+            OUTBOX.set(self.outbox.length())
             return answers
         finally:
             KEEPER.give_back(lease)
@@ -126,6 +130,9 @@ class Submitter:
         """Act on an answer and keep it for `indexnow status`."""
         now = self.outbox.clock()
         where = (batch.endpoint, batch.host)
+        protocol = "websub" if batch.endpoint in self.plan.hubs else "indexnow"
+        SUBMISSIONS.labels(protocol=protocol, status=str(answer.status)).inc()
+        SUBMITTED_URLS.labels(protocol=protocol, status=str(answer.status)).inc(len(batch.urls))
         self.outbox.note("last", *where, {"when": now, "status": answer.status,
                                           "reason": answer.reason, "urls": len(batch.urls)})
         if answer.done:
