@@ -391,3 +391,20 @@ def test_demo_sitemaps_answer_and_never_show_hidden_rows(tmp_path: Path) -> None
         assert "demo-hidden" not in resp.get_data(as_text=True).lower(), loc
         urls += resp.data.count(b"<url>")
     assert urls > SIZE
+
+
+def test_a_demo_file_of_an_older_generator_is_made_again(tmp_path: Path) -> None:
+    """A cached demo file written by a generator of another format is not current (it would
+    show rows the current rules treat differently, e.g. DEMO-HIDDEN leftovers now listed)."""
+    from wpsitemaps.demo.run import is_current
+    from wpsitemaps.demo.wp import php_serialize
+
+    home = "http://127.0.0.1:8000"
+    path = write_sqlite(tmp_path / "demo.sqlite", 40, 3, now=NOW, home=home)
+    assert is_current(path, 40, 3, home, NOW + 60)
+    con = sqlite3.connect(path)
+    con.execute("UPDATE wp_options SET option_value = ? WHERE option_name = 'demo_generator'",
+                (php_serialize({"size": 40, "seed": 3, "now": NOW}),))
+    con.commit()
+    con.close()
+    assert not is_current(path, 40, 3, home, NOW + 60)

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from wpsitemaps.demo.content import COMMENT_CONTENT
 from wpsitemaps.demo.model import ADMIN
 from wpsitemaps.demo.model import COLUMNS
+from wpsitemaps.demo.model import FORMAT
 from wpsitemaps.demo.model import TERMS
 from wpsitemaps.demo.model import USERS
 from wpsitemaps.demo.model import DemoSpec
@@ -99,7 +100,7 @@ def generate(spec: DemoSpec) -> Iterator[tuple[str, Row]]:
         ("sticky_posts", php_serialize([em.sticky] if em.sticky else []), "yes"),
         ("demo_generated_at", str(spec.now), "yes"),
         ("demo_generator", php_serialize({"size": spec.size, "seed": spec.seed,
-                                          "now": spec.now}), "yes"),
+                                          "now": spec.now, "format": FORMAT}), "yes"),
     ]))
     yield from _term_taxonomy(em)
 

@@ -16,6 +16,9 @@ from wpsitemaps.demo.wp import mysql_date
 Row = tuple[Any, ...]
 DEFAULT_NOW = 1795969443  # 2026-11-29T16:24:03Z, peer-small's clock; the CLI uses the wall clock
 DEFAULT_HOME = "http://127.0.0.1:8000"
+# Bumped whenever the generator writes other rows for the same size and seed, so that a demo
+# file cached by an older version is made again (2: the leftover SEO meta of issue #24).
+FORMAT = 2
 YEAR = 365 * 86400
 
 COLUMNS: dict[str, tuple[str, ...]] = {

@@ -8,6 +8,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from wpsitemaps.demo.model import FORMAT
 from wpsitemaps.demo.wp import php_serialize
 from wpsitemaps.demo.write import write_sqlite
 
@@ -68,7 +69,7 @@ def is_current(path: Path, size: int, seed: int, home: str, now: int) -> bool:
     if stamp is None:
         return False
     old_home, generator, generated_at = stamp
-    wanted = php_serialize({"size": size, "seed": seed, "now": generated_at})
+    wanted = php_serialize({"size": size, "seed": seed, "now": generated_at, "format": FORMAT})
     return old_home == home and generator == wanted and now - generated_at < MAX_AGE_SECONDS
 
 
