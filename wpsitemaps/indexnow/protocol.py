@@ -10,6 +10,7 @@ import urllib.request
 from collections.abc import Iterator
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 KEY_RE = re.compile(r"[A-Za-z0-9-]{8,128}")
 MAX_URLS = 10_000  # per request (the protocol's limit)
@@ -61,20 +62,30 @@ class Answer:
         return self.status in REFUSED
 
 
+A = TypeVar("A", bound="Answer")
+
+
 def post(endpoint: str, host: str, key: str, location: str, urls: Sequence[str],
          timeout: float = TIMEOUT) -> Answer:
     """POST {host, key, keyLocation, urlList} as JSON to `endpoint`."""
     body = json.dumps({"host": host, "key": key, "keyLocation": location,
                        "urlList": list(urls)}).encode()
-    request = urllib.request.Request(endpoint, data=body, method="POST", headers={
-        "Content-Type": "application/json; charset=utf-8", "User-Agent": "wpsitemaps"})
+    return send(endpoint, body, "application/json; charset=utf-8", Answer, timeout)
+
+
+def send(url: str, body: bytes, content_type: str, answer: type[A],
+         timeout: float = TIMEOUT) -> A:
+    """POST `body` to `url`; its status (0 when nothing answered) as `answer` (IndexNow's and
+    WebSub hubs' answers differ only in what they count as done or refused)."""
+    request = urllib.request.Request(url, data=body, method="POST", headers={
+        "Content-Type": content_type, "User-Agent": "wpsitemaps"})
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
-            return Answer(response.status, response.reason or "")
+            return answer(response.status, response.reason or "")
     except urllib.error.HTTPError as exc:
-        return Answer(exc.code, str(exc.reason or ""), retry_after(exc.headers.get("Retry-After")))
+        return answer(exc.code, str(exc.reason or ""), retry_after(exc.headers.get("Retry-After")))
     except (urllib.error.URLError, OSError, ValueError) as exc:
-        return Answer(0, f"{exc.__class__.__name__}: {getattr(exc, 'reason', exc)}")
+        return answer(0, f"{exc.__class__.__name__}: {getattr(exc, 'reason', exc)}")
 
 
 def retry_after(value: str | None) -> float | None:

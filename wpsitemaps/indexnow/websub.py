@@ -17,13 +17,11 @@ queues the feed URLs for every hub on IndexNow's outbox, and the submitter pings
 from __future__ import annotations
 
 import hashlib
-import urllib.error
 import urllib.parse
-import urllib.request
 
 from wpsitemaps.indexnow.protocol import TIMEOUT
 from wpsitemaps.indexnow.protocol import Answer
-from wpsitemaps.indexnow.protocol import retry_after
+from wpsitemaps.indexnow.protocol import send
 from wpsitemaps.serving.service import SiteSession
 from wpsitemaps.sitemaps.feeds import FEEDS
 from wpsitemaps.sitemaps.feeds import build_feed
@@ -47,16 +45,7 @@ class HubAnswer(Answer):
 def publish(hub: str, topic: str, timeout: float = TIMEOUT) -> HubAnswer:
     """POST hub.mode=publish&hub.url=`topic` (form-encoded) to `hub`."""
     body = urllib.parse.urlencode({"hub.mode": "publish", "hub.url": topic}).encode()
-    request = urllib.request.Request(hub, data=body, method="POST", headers={
-        "Content-Type": "application/x-www-form-urlencoded", "User-Agent": "wpsitemaps"})
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
-            return HubAnswer(response.status, response.reason or "")
-    except urllib.error.HTTPError as exc:
-        return HubAnswer(exc.code, str(exc.reason or ""),
-                         retry_after(exc.headers.get("Retry-After")))
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        return HubAnswer(0, f"{exc.__class__.__name__}: {getattr(exc, 'reason', exc)}")
+    return send(hub, body, "application/x-www-form-urlencoded", HubAnswer, timeout)
 
 
 def topics(session: SiteSession) -> list[str]:
