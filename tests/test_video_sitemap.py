@@ -479,3 +479,29 @@ def test_canonical_rule_and_primary_category_as_in_the_post_sitemap(make_app: Ma
     videos = list(video_map(fetch(app)))
     assert videos == [f"{HOME}/uncategorized/itself/", f"{HOME}/world/primary/"]
     assert set(videos) <= set(posts)
+
+
+def test_files_of_the_page_attachments_are_not_looked_up_again(
+        site_conn: Callable[..., Any]) -> None:
+    """A file already found as the post's own attachment costs no lookup by file name (that
+    reads every attachment's `_wp_attached_file`); a file of another post's attachment is
+    still found by its name."""
+    from sqlalchemy import event
+
+    from wpsitemaps.wordpress.queries.video import video_attachments
+    from wpsitemaps.wordpress.schema import build_tables
+
+    site, pid, aid = _local_site("")
+    other = site.post("Other post", content="")
+    elsewhere = site.attachment("2026/11/elsewhere.mp4", parent=other, mime="video/mp4")
+    conn = site_conn(site)
+    statements: list[str] = []
+    event.listen(conn.engine, "before_cursor_execute",
+                 lambda *args: statements.append(str(args[2])))
+    tables = build_tables(site.prefix)
+    rows = video_attachments(conn, tables, [], [pid], ["2026/11/clip.mp4"])
+    assert [int(r[0]) for r in rows] == [aid]
+    assert len(statements) == 1  # the lookup by parent only
+    rows = video_attachments(conn, tables, [], [pid],
+                             ["2026/11/clip.mp4", "2026/11/elsewhere.mp4"])
+    assert [int(r[0]) for r in rows] == [aid, elsewhere]

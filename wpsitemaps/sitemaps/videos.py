@@ -15,6 +15,7 @@ from sqlalchemy import Connection
 
 from wpsitemaps.content import images
 from wpsitemaps.content import yoastvideo
+from wpsitemaps.content.videos import PageAttachments
 from wpsitemaps.content.videos import VideoAttachment
 from wpsitemaps.content.videos import VideoRef
 from wpsitemaps.content.videos import find_videos
@@ -73,9 +74,10 @@ def load_page_videos(conn: Connection, site: SiteContext,
     found = [(int(r.ID), find_videos(site.options.public_content(str(r.post_content or "")),
                                      home)) for r in rows]
     attachments = _attachments(conn, site, found)
-    out.attachments = {a.id: a for a in attachments}
+    page = PageAttachments(attachments)
+    out.attachments = page.by_id
     for pid, refs in found:
-        out.refs[pid] = with_attachments(pid, refs, attachments)
+        out.refs[pid] = with_attachments(pid, refs, page)
         yoast = yoastvideo.read_yoast(post_meta.get(pid, {}), home)
         if yoast is not None:
             out.yoast[pid] = yoast

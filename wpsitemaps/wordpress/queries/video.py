@@ -45,7 +45,14 @@ def may_have_videos(t: WPTables) -> ColumnElement[bool]:
 
 def video_attachments(conn: Connection, t: WPTables, ids: Iterable[int],
                       parents: Iterable[int], files: Iterable[str]) -> list[Any]:
-    """(ID, post_parent, _wp_attached_file) of video/* attachments by ID, parent or file."""
+    """(ID, post_parent, _wp_attached_file) of video/* attachments by ID, parent or file.
+
+    A file is looked up only when no attachment found by ID or parent has it (a video
+    uploaded to the post that shows it, the usual case, costs nothing more). The others are
+    looked up as WordPress's attachment_url_to_postid() does, from `_wp_attached_file`
+    (indexed by meta_key only, so this reads every attachment's file name once): joined to
+    wp_posts the other way round, the server scanned the whole posts table instead (2.9 s
+    of a 100,000-post video page)."""
     p, m = t.posts, t.postmeta
     base = (select(p.c.ID, p.c.post_parent, m.c.meta_value)
             .join(m, and_(m.c.post_id == p.c.ID, m.c.meta_key == "_wp_attached_file"))
@@ -56,10 +63,15 @@ def video_attachments(conn: Connection, t: WPTables, ids: Iterable[int],
         for chunk in chunks(values):
             for row in conn.execute(base.where(column.in_(chunk))):
                 found.setdefault(int(row[0]), row)
-    wanted = sorted(set(files))
+    known = {str(row[2]) for row in found.values()}
+    wanted = sorted(set(files) - known)
     for start in range(0, len(wanted), 1000):
-        for row in conn.execute(base.where(m.c.meta_value.in_(wanted[start:start + 1000]))):
-            found.setdefault(int(row[0]), row)
+        named = select(m.c.post_id).where(m.c.meta_key == "_wp_attached_file",
+                                          m.c.meta_value.in_(wanted[start:start + 1000]))
+        owners = [int(pid) for (pid,) in conn.execute(named) if int(pid) not in found]
+        for chunk in chunks(owners):
+            for row in conn.execute(base.where(p.c.ID.in_(chunk))):
+                found.setdefault(int(row[0]), row)
     return [found[k] for k in sorted(found)]
 
 
