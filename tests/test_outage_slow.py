@@ -296,3 +296,32 @@ def test_locked_table_recovery_is_fresh(database: str, tmp_path: Path) -> None:
         assert_stored_copy(client.get("/post-sitemap.xml"), bodies["/post-sitemap.xml"])
         cur.execute("UNLOCK TABLES")
     assert recovered(client, NEVER_STORED).status_code == 200
+
+
+def test_a_render_too_slow_for_a_request_is_prepared_in_the_background(
+        database: str, proxy: TcpProxy, tmp_path: Path) -> None:
+    """A document never stored whose render takes longer than db_timeout gets 503 with
+    Retry-After at once, is rendered in the background meanwhile (db_background_timeout)
+    and stored, and is then answered from the store: the bytes a fast database gives."""
+    expected = make(database, tmp_path / "direct").test_client().get(NEVER_STORED)
+    assert expected.status_code == 200
+    client = make(database, tmp_path, proxy.port, DB_TIMEOUT=1.0,
+                  STORE_WINDOW=120).test_client()
+    warm(client, ("/post-sitemap.xml",))  # the site and its page bounds are known
+    proxy.slow(0.15)
+    try:
+        resp, took = timed(client, NEVER_STORED)
+        assert_unavailable(resp)
+        assert b"being prepared" in resp.data
+        assert took < 1.0 + MARGIN, took
+        deadline = time.monotonic() + 60
+        while resp.status_code != 200:
+            assert time.monotonic() < deadline, "never prepared in the background"
+            time.sleep(0.5)
+            resp = client.get(NEVER_STORED)
+            if resp.status_code != 200:
+                assert_unavailable(resp)
+        assert resp.data == expected.data
+        assert "Age" not in resp.headers
+    finally:
+        proxy.up()

@@ -22,6 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from wpsitemaps.network_check import all_blogs
 from wpsitemaps.paths import XSL_DIR
+from wpsitemaps.serving import addresses
 from wpsitemaps.serving import documents
 from wpsitemaps.serving.documents import Document
 from wpsitemaps.serving.documents import NoSuchDocument
@@ -33,7 +34,7 @@ from wpsitemaps.sitemaps.providers.base import NotReady
 from wpsitemaps.wordpress.queries import network as qnet
 
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
-INDEX = documents.INDEX
+INDEX = addresses.INDEX
 SITEMAP_LINES = "robots-sitemap.txt"
 STYLESHEET_RE = re.compile(rb"<\?xml-stylesheet\b[^>]*\bhref=\"([^\"]+)\"")
 SAFE_NAME = re.compile(r"^[A-Za-z0-9_.-]+$")

@@ -24,7 +24,7 @@ from wpsitemaps.indexnow.sweeper import Sweeper
 from wpsitemaps.indexnow.sweeper import listed
 from wpsitemaps.indexnow.websub import fingerprint
 from wpsitemaps.indexnow.websub import topics
-from wpsitemaps.serving.documents import Address
+from wpsitemaps.serving.addresses import Address
 from wpsitemaps.serving.service import Service
 from wpsitemaps.serving.service import SiteSession
 

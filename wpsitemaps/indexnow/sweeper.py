@@ -27,8 +27,8 @@ from urllib.parse import urlsplit
 from wpsitemaps.cache.leases import KEEPER
 from wpsitemaps.indexnow.diff import sitemaps
 from wpsitemaps.serving import documents
+from wpsitemaps.serving.addresses import Address
 from wpsitemaps.serving.changecheck import current_tag
-from wpsitemaps.serving.documents import Address
 from wpsitemaps.serving.documents import NoSuchDocument
 from wpsitemaps.serving.service import Service
 from wpsitemaps.serving.service import SiteSession

@@ -29,6 +29,8 @@ from datetime import datetime
 from wpsitemaps.entries import SitemapRef
 from wpsitemaps.entries import UrlEntry
 from wpsitemaps.metrics import RENDERS
+from wpsitemaps.serving.addresses import INDEX
+from wpsitemaps.serving.addresses import Address
 from wpsitemaps.serving.changecheck import current_tag
 from wpsitemaps.serving.pagestore import Fingerprint
 from wpsitemaps.serving.pagestore import PageStore
@@ -50,7 +52,6 @@ from wpsitemaps.store.base import Record
 from wpsitemaps.wordpress.dates import latest
 from wpsitemaps.wordpress.site import SiteContext
 
-INDEX = "sitemap_index.xml"
 MAX_INDEX_ENTRIES = 50_000
 # Matched with fullmatch(): '$' would also accept a trailing line feed. A page number has at
 # most 9 digits: no site has a billion pages, and int() refuses over 4,300 digits.
@@ -61,21 +62,6 @@ SITEMAP_RE = re.compile(r"(?P<name>[a-z0-9_-]{1,100})-sitemap(?P<page>[0-9]{0,9}
 
 class NoSuchDocument(LookupError):
     """No such sitemap or page (404); the message is the answer's text."""
-
-
-@dataclass(frozen=True)
-class Address:
-    """A document of a site: the index (sitemap None) or page `page` of a sitemap."""
-
-    sitemap: str | None = None
-    page: int = 1
-
-    @property
-    def filename(self) -> str:
-        """Its canonical file name: sitemap_index.xml, post-sitemap.xml, post-sitemap2.xml."""
-        if self.sitemap is None:
-            return INDEX
-        return f"{self.sitemap}-sitemap{'' if self.page == 1 else self.page}.xml"
 
 
 def parse(filename: str) -> Address:

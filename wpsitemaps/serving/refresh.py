@@ -1,9 +1,17 @@
-"""The background refresh of a site's values, and what a server logs at start.
+"""The background refresh of a site's values, documents prepared in the background, and
+what a server logs at start.
 
 A value of the value cache past its TTL is served while one refresh per process recomputes
 the site's values in a thread: it builds the site's registry with a forcing view of the
 cache and reads what the index reads (every sitemap's page bounds, the live tails). It calls
 documents directly, so no store window or HTTP layer can answer it instead of computing.
+
+A document whose render takes longer than a request may wait on the database (a video page
+of a large site parses a thousand posts' content), with nothing stored to answer it, would
+fail the same way on every request. The request answers 503 with Retry-After, and the
+document is prepared here: rendered in a thread with `db_background_timeout` and stored, so
+the next request is answered from the store. One preparation at a time per process, and one
+per document across processes and hosts (a lease in the store: cache.leases).
 """
 
 from __future__ import annotations
@@ -14,11 +22,16 @@ import time
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from wpsitemaps.cache.leases import KEEPER
 from wpsitemaps.metrics import REFRESH
+from wpsitemaps.serving.addresses import Address
+from wpsitemaps.serving.documents import NoSuchDocument
+from wpsitemaps.serving.documents import get
 from wpsitemaps.serving.documents import index_refs
 from wpsitemaps.serving.service import Service
 from wpsitemaps.serving.service import SiteSession
 from wpsitemaps.serving.sites import Resolved
+from wpsitemaps.sitemaps.providers.base import NotReady
 from wpsitemaps.wordpress.limits import within
 from wpsitemaps.wordpress.site import build_site
 from wpsitemaps.wordpress.typereport import type_report
@@ -36,6 +49,7 @@ class Refresher:
     def __init__(self, service: Service) -> None:
         self.service = service
         self._running = threading.Lock()
+        self._preparing = threading.Lock()
         self._rescued = -RESCUE_EVERY
 
     def start(self, resolved: Resolved | None) -> None:
@@ -58,6 +72,50 @@ class Refresher:
     def running(self) -> bool:
         """Whether a refresh runs now."""
         return self._running.locked()
+
+    def prepare(self, resolved: Resolved, address: Address) -> None:
+        """Render and store a document whose render ran out of a request's time for the
+        database, in a thread, unless this process prepares one already (the next request
+        that runs out of time asks again). Without a page store there is nowhere to keep it."""
+        if self.service.pages is None or not self._preparing.acquire(blocking=False):
+            return
+        log.info("%s took longer than a request may wait on the database; preparing it in "
+                 "the background", address.filename)
+        threading.Thread(target=self._prepare, args=(resolved, address),
+                         name="wpsitemaps-prepare", daemon=True).start()
+
+    def preparing(self) -> bool:
+        """Whether a document is being prepared now."""
+        return self._preparing.locked()
+
+    def _prepare(self, resolved: Resolved, address: Address) -> None:
+        service, pages = self.service, self.service.pages
+        try:
+            if pages is None:
+                return
+            key = pages.key(resolved.key, address.filename)
+            lease = KEEPER.take(pages.guard, key + ".prepare")
+            if lease is None:
+                return  # another process prepares it
+            started = time.monotonic()
+            try:
+                with within(service.settings.db_background_timeout), \
+                        SiteSession(service, resolved) as session:
+                    get(session, address, window=False).loaded()
+            finally:
+                KEEPER.give_back(lease)
+            log.info("prepared %s in the background in %.1f s (too slow for a request)",
+                     address.filename, time.monotonic() - started)
+        except (NoSuchDocument, NotReady):
+            pass  # nothing to store: the request's own answer says so
+        except SQLAlchemyError as exc:
+            log.warning("could not prepare %s in the background: %s", address.filename,
+                        service.outage.describe(exc))
+            log.debug("preparing %s failed", address.filename, exc_info=exc)
+        except Exception:  # noqa: BLE001 - the next request asks again
+            log.exception("preparing %s in the background failed", address.filename)
+        finally:
+            self._preparing.release()
 
     def _run(self, resolved: Resolved | None) -> None:
         started, outcome = time.monotonic(), "failed"

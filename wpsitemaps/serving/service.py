@@ -36,6 +36,7 @@ from wpsitemaps.changes.model import Change
 from wpsitemaps.changes.model import SourceHealth
 from wpsitemaps.config import Settings
 from wpsitemaps.config import event_sources
+from wpsitemaps.serving.addresses import Address
 from wpsitemaps.serving.pagestore import GuardedCounters
 from wpsitemaps.serving.pagestore import PageStore
 from wpsitemaps.serving.recall import StoreRecall
@@ -74,6 +75,9 @@ class Background(Protocol):
 
     def running(self) -> bool:
         """Whether a refresh runs now."""
+
+    def prepare(self, resolved: Resolved, address: Address) -> None:
+        """Render and store a document too slow for a request, in the background."""
 
 
 @dataclass

@@ -20,7 +20,7 @@ from flask import request
 from sqlalchemy.exc import SQLAlchemyError
 
 from wpsitemaps.config import Settings
-from wpsitemaps.serving.documents import Address
+from wpsitemaps.serving.addresses import Address
 from wpsitemaps.serving.service import Service
 from wpsitemaps.serving.service import SiteSession
 from wpsitemaps.serving.sites import Resolved

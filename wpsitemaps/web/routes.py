@@ -23,8 +23,9 @@ from wpsitemaps.paths import STYLESHEETS
 from wpsitemaps.paths import XSL_DIR
 from wpsitemaps.serving import documents
 from wpsitemaps.serving import variants
-from wpsitemaps.serving.documents import Address
+from wpsitemaps.serving.addresses import Address
 from wpsitemaps.serving.documents import NoSuchDocument
+from wpsitemaps.serving.service import Background
 from wpsitemaps.serving.service import Service
 from wpsitemaps.serving.variants import gzip_bytes
 from wpsitemaps.sitemaps.feeds import FEED_PATHS
@@ -145,10 +146,10 @@ def not_ready(_exc: NotReady) -> Response:
 def database_unavailable(exc: Exception) -> BaseResponse:
     """The database cannot be read right now: what can be answered without it (robots.txt's
     last good copy, a stored document), else 503 with Retry-After, never a traceback."""
-    if isinstance(exc, TimeSpent) or failure(exc) == "slow":
-        background = service().background
-        if background is not None and service().settings.cache_ttl > 0:
-            background.rescue(known_resolution())
+    slow = isinstance(exc, TimeSpent) or failure(exc) == "slow"
+    background = service().background
+    if slow and background is not None and service().settings.cache_ttl > 0:
+        background.rescue(known_resolution())
     answer = answer_without_database()
     if isinstance(exc, DatabaseUnavailable) or failure(exc) in ("silent", "locked"):
         # Not asked at all (the breaker is open, or the request's time is spent), or what
@@ -159,10 +160,25 @@ def database_unavailable(exc: Exception) -> BaseResponse:
         # traceback per request (an outage at crawler rates would fill the log disk); a
         # stored copy must not hide an error for hours either (a reminder every 5 minutes).
         service().outage.failed(exc, request.path, stored=answer is not None)
+    # A render too slow for a request is prepared in the background, also when a stored
+    # copy answers now (that copy is past cache_ttl: it would be tried again and again).
+    prepared = slow and background is not None and prepare_in_background(background)
     if answer is not None:
         return answer
+    if prepared:
+        return not_ready(NotReady(request.path))
     return plain("Service unavailable: the WordPress database cannot be read right now.",
                  503, **{"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+
+def prepare_in_background(background: Background) -> bool:
+    """Have a sitemap document that ran out of the request's time prepared in the
+    background (serving.refresh); False for anything else (robots.txt, feeds)."""
+    address, res = noted_document(), known_resolution()
+    if address is None or res is None or request.endpoint == robots.ENDPOINT:
+        return False
+    background.prepare(res, address)
+    return True
 
 
 def answer_without_database() -> BaseResponse | None:
