@@ -230,3 +230,41 @@ def test_gzip_file_comes_from_the_stored_twin(stored_app: Flask,
     monkeypatch.setattr(variants, "gzip_bytes", _refuse)
     again = client.get("/post-sitemap.xml.gz")
     assert again.status_code == 200 and again.data == first.data
+
+
+def test_a_document_prepared_in_the_background_is_stored_once_across_processes(
+        peer_sqlite_url: str, tmp_path: Path) -> None:
+    """Refresher.prepare renders a document into the store for the next request; while
+    another process holds the document's lease (it prepares it already), it does nothing."""
+    import time
+
+    from wpsitemaps.cache.leases import Keeper
+    from wpsitemaps.serving.addresses import Address
+    from wpsitemaps.serving.refresh import Refresher
+
+    app = peer(peer_sqlite_url, str(tmp_path / "pages"))
+    service = service_of(app)
+    pages = service.pages
+    assert pages is not None
+    resolved = service.resolve("localhost", "/")
+    key = pages.key(resolved.key, "post-sitemap.xml")
+    refresher = Refresher(service)
+
+    def prepared() -> bool:
+        refresher.prepare(resolved, Address("post"))
+        deadline = time.monotonic() + 30
+        while refresher.preparing():
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        return pages.backend.head(key) is not None
+
+    other = Keeper()  # another worker, preparing the same document
+    lease = other.take(pages.guard, key + ".prepare")
+    assert lease is not None and lease.stored
+    assert not prepared()
+    other.give_back(lease)
+    assert prepared()
+    stored = pages.backend.get(key)
+    assert stored is not None
+    # The bytes a render without any store gives.
+    assert stored.body == peer(peer_sqlite_url, "off").test_client().get("/post-sitemap.xml").data
