@@ -391,3 +391,35 @@ def test_a_stale_list_is_refreshed_though_pages_come_from_the_store(
             break
         time.sleep(0.5)
     assert client.get(path).data == fresh(app, path)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_news_item_leaves_with_the_clock_though_no_event_comes(
+        make_app: Callable[..., Flask], tmp_path: Path, backend: str) -> None:
+    """The news sitemap moves with time, not only with changes: with an event source live
+    and a `cache_ttl` of an hour, a post that has aged past the 48 hours is gone once the
+    stored page's clock bucket (NEWS_CLOCK) has passed, without any event."""
+    from datetime import timedelta
+
+    from wpsitemaps.sitemaps.deps import NEWS_CLOCK
+
+    site = small_site()
+    site.post("Breaking", name="breaking", date=site.now - timedelta(hours=47, minutes=59))
+    app = make_app(site, backend, STORE=str(tmp_path / "pages"), STORE_WINDOW=WINDOW,
+                   CACHE_TTL=3600, CHANGE_SOURCE="plugin")
+    clock = with_clock(app)
+    live_source(app)
+    client = app.test_client()
+    path = "/news-sitemap.xml"
+    old = client.get(path).data
+    assert b"/breaking/" in old
+    later = int((site.now + timedelta(minutes=2)).timestamp())
+    write(app, [f"UPDATE wp_options SET option_value = '{later}'"
+                " WHERE option_name = 'test_now'"])  # two minutes pass; no event
+    clock.advance(WINDOW + 1)  # the same clock bucket: served as stored
+    live_source(app)
+    assert client.get(path).data == old
+    clock.advance(NEWS_CLOCK)
+    live_source(app)
+    new = client.get(path).data
+    assert b"/breaking/" not in new and new == fresh(app, path)

@@ -19,6 +19,8 @@ Buckets of a site:
   links); `authors` (any post or user), `users` (a user itself: %author% links);
 * `site`: an option or the whole site (every document); `content`: any change at all (the
   index, news and video pages: small, or dated by every post);
+* `clock:{seconds}`: not a counter: the clock, read as `now // seconds` (clock_dep; the
+  news sitemap, whose 48 hours move with time, not with changes);
 * `values`: a value documents are rendered from (page bounds, term and author lists, kept
   for `cache_ttl`) was recomputed and differs (every document: one rendered from the old
   value after a change must not stay tagged current).
@@ -56,6 +58,7 @@ EPOCH = "epoch"  # bumped when a source comes back: what it missed is checked ag
 VALUES = "values"  # bumped when a value documents are rendered from changed
 EVENTS = "events"  # bumped with every delivery of changes, of any site (wakes the sweeper)
 SOURCES_EVERY = 1.0  # seconds a worker keeps the sources' beats it read
+CLOCK = "clock:"  # clock_dep(): a bucket the clock moves, not a source
 
 
 class Counters(Protocol):
@@ -117,6 +120,18 @@ def value_deps_of_type(post_type: str) -> tuple[str, ...]:
     newest lastmod) depends on: any post of the type, or of a type the source did not
     know."""
     return (f"type:{post_type}", "posts")
+
+
+def clock_dep(seconds: int) -> str:
+    """A bucket no source moves: the clock's, which moves every `seconds` (a document
+    dated by the clock, such as the news sitemap's 48 hours, is checked that often)."""
+    return f"{CLOCK}{seconds}"
+
+
+def clock_part(deps: Iterable[str], now: float) -> str:
+    """What the clock buckets among `deps` say at `now` (wall clock): '' without one."""
+    periods = sorted(int(d[len(CLOCK):]) for d in deps if d.startswith(CLOCK))
+    return "".join(f".t{int(now // period)}" for period in periods if period > 0)
 
 
 def listed_deps(kind: str) -> list[str]:
@@ -240,7 +255,7 @@ class Ledger:
         epoch = self.live()
         if epoch is None:
             return None
-        names = sorted({*deps, "site", VALUES})
+        names = sorted({*(d for d in deps if not d.startswith(CLOCK)), "site", VALUES})
         heads = self.counters.counters(self.key(site), names)
         if heads is None:
             return None

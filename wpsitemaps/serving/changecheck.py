@@ -27,6 +27,7 @@ from sqlalchemy import Connection
 from wpsitemaps.changes.ledger import BEAT_FOR
 from wpsitemaps.changes.ledger import VALUES
 from wpsitemaps.changes.ledger import Ledger
+from wpsitemaps.changes.ledger import clock_part
 from wpsitemaps.config import Settings
 from wpsitemaps.config import event_sources
 from wpsitemaps.serving.pagestore import GuardedCounters
@@ -52,14 +53,16 @@ def current_tag(session: SiteSession, deps: Sequence[str]) -> str | None:
     if ledger is None:
         return None
     told = ledger.tag(session.resolved.key, deps)
+    # A document dated by the clock (news) is current only within its clock bucket.
+    clock = clock_part(deps, service.pages.clock()) if service.pages is not None else ""
     if told is not None:
         ledger.note_mode("events")
-        return _salted(ledger, told)
+        return _salted(ledger, told + clock)
     if service.settings.change_source == "none":
         return None
     ledger.note_mode("check")
     checked = site_check(session, ledger)
-    return None if checked is None else _salted(ledger, checked)
+    return None if checked is None else _salted(ledger, checked + clock)
 
 
 def _salted(ledger: Ledger, tag: str) -> str:
