@@ -147,6 +147,25 @@ def documents(index: bytes, pages: int) -> list[str]:
     return ["/sitemap_index.xml", *spread(posts, pages), *[p for p in OTHERS if p in listed]]
 
 
+def ready_index(port: int, limit: float = 1800.0) -> tuple[bytes, float]:
+    """The index once it answers 200, and the seconds waited for it. The CPU-based settle
+    is not enough on a cold database: the start-up refresh then waits on the disk, using
+    little CPU, and the index answers 503 (being prepared) until it is done."""
+    started = time.monotonic()
+    while True:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+        try:
+            conn.request("GET", "/sitemap_index.xml")
+            resp = conn.getresponse()
+            body = resp.read()
+        finally:
+            conn.close()
+        waited = time.monotonic() - started
+        if resp.status == 200 or waited > limit:
+            return body, waited
+        time.sleep(5.0)
+
+
 def crawl(port: int, paths: list[str], gap: float, passes: int) -> dict[str, Crawled]:
     """An untimed pass that stores every document, then `passes` timed crawler passes and
     as many conditional ones (If-None-Match with the ETag the document had)."""
@@ -208,10 +227,9 @@ def run(db: str, pages: int, gap: float, passes: int, workers: int, env: dict[st
         proc = servers.start_app(url, port, workers, tmp, store=str(tmp / "store"), env=env)
         try:
             settled = servers.settle(proc)
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
-            conn.request("GET", "/sitemap_index.xml")
-            paths = documents(conn.getresponse().read(), pages)
-            conn.close()
+            index, waited = ready_index(port)
+            settled += waited
+            paths = documents(index, pages)
             beater = Beats(port, secret, beats) if beats else None
             if beater:
                 beater.start()
