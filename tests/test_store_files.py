@@ -96,8 +96,16 @@ def make_read_only(srv: Served, store: Path, remount: bool) -> None:
     """Make the store read-only for the server: remount its private bind mount read-only
     (root), or take the write permission away (any other user)."""
     if remount:
-        subprocess.run(["nsenter", "-t", str(srv.proc.pid), "-m", "mount", "-o",
-                        "remount,bind,ro", str(store)], check=True)
+        # The kernel refuses while a file there is open for writing ("mount point is
+        # busy"): the server's background threads (the start-up refresh storing values,
+        # the lease keeper) write for moments; try again until it holds none.
+        command = ["nsenter", "-t", str(srv.proc.pid), "-m", "mount", "-o",
+                   "remount,bind,ro", str(store)]
+        for _ in range(100):
+            if subprocess.run(command, capture_output=True, check=False).returncode == 0:
+                return
+            time.sleep(0.1)
+        subprocess.run(command, check=True)
         return
     for folder, _dirs, _files in os.walk(store):
         os.chmod(folder, 0o555)
