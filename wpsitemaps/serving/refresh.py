@@ -79,8 +79,6 @@ class Refresher:
         that runs out of time asks again). Without a page store there is nowhere to keep it."""
         if self.service.pages is None or not self._preparing.acquire(blocking=False):
             return
-        log.info("%s took longer than a request may wait on the database; preparing it in "
-                 "the background", address.filename)
         threading.Thread(target=self._prepare, args=(resolved, address),
                          name="wpsitemaps-prepare", daemon=True).start()
 
@@ -96,7 +94,10 @@ class Refresher:
             key = pages.key(resolved.key, address.filename)
             lease = KEEPER.take(pages.guard, key + ".prepare")
             if lease is None:
-                return  # another process prepares it
+                return  # another process prepares it (and said so)
+            # Logged here, once per preparation, not once per request that ran out of time.
+            log.info("%s took longer than a request may wait on the database; preparing it "
+                     "in the background", address.filename)
             started = time.monotonic()
             try:
                 with within(service.settings.db_background_timeout), \

@@ -139,6 +139,11 @@ def stylesheet(kind: str) -> BaseResponse:
 
 def not_ready(_exc: NotReady) -> Response:
     """A slow sitemap's first pass runs in the background: 503 with Retry-After."""
+    return being_prepared()
+
+
+def being_prepared() -> Response:
+    """503 with Retry-After: what is asked for is being computed in the background."""
     return plain("Service unavailable: this sitemap is being prepared; try again shortly.",
                  503, **{"Retry-After": str(RETRY_AFTER_SECONDS)})
 
@@ -166,7 +171,7 @@ def database_unavailable(exc: Exception) -> BaseResponse:
     if answer is not None:
         return answer
     if prepared:
-        return not_ready(NotReady(request.path))
+        return being_prepared()
     return plain("Service unavailable: the WordPress database cannot be read right now.",
                  503, **{"Retry-After": str(RETRY_AFTER_SECONDS)})
 
