@@ -129,7 +129,10 @@ class Keeper:
                                    self.term)
         if kept is False:
             with self._lock:
-                self._held.pop(_id(lease), None)
+                # Given back since this beat listed it (its computation ended and released
+                # it): nothing was lost.
+                if self._held.pop(_id(lease), None) is None:
+                    return
             log.warning("lease %s was lost (taken over by %s); computing on regardless",
                         lease.key, lease.guard.attempt(lease.guard.backend.holder, lease.key))
 
